@@ -1,0 +1,227 @@
+"""Broker jars from Maven Central, resolved by Maven itself and cached.
+
+Maven honours each broker POM (scopes, exclusions, version mediation) and, with
+``--strict-checksums``, refuses a download whose checksum does not match.  The
+resolved classpath is written to a manifest with each jar's SHA-256 and size,
+so a warm run reads one JSON file and starts no Maven at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from filelock import FileLock
+
+from .catalog import BrokerRelease
+from .config import HarnessConfig
+from .errors import ArtifactError
+
+DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
+MAVEN_TIMEOUT = 1200.0
+_DOWNLOADED = re.compile(r"Downloaded from \S+: (?P<url>\S+) \((?P<size>[\d.]+) (?P<unit>[kMG]?B)")
+_UNITS = {"B": 1, "kB": 1000, "MB": 1000**2, "GB": 1000**3}
+
+DownloadProgress = Callable[[int, int], None]
+"""Called with (files downloaded so far, bytes downloaded so far)."""
+
+
+@dataclass(frozen=True)
+class LoggingBackend:
+    """The SLF4J binding added to a broker's classpath (Kafka's POMs ship none)."""
+
+    name: str
+    dependencies: tuple[str, ...]
+    excludes: tuple[str, ...]
+
+
+LOG4J1 = LoggingBackend(
+    "log4j1",
+    ("org.slf4j:slf4j-reload4j:1.7.36",),
+    # 0.10/0.11 POMs bring slf4j-log4j12 + log4j 1.2.17; reload4j replaces both.
+    ("org.slf4j:slf4j-log4j12", "log4j:log4j"),
+)
+LOG4J2 = LoggingBackend("log4j2", ("org.apache.logging.log4j:log4j-slf4j-impl:2.24.3",), ())
+
+
+def logging_backend(release: BrokerRelease) -> LoggingBackend:
+    return LOG4J2 if release.version.supports("log4j2") else LOG4J1
+
+
+@dataclass(frozen=True)
+class BrokerArtifacts:
+    release: BrokerRelease
+    classpath: tuple[Path, ...]
+    logging: str
+
+    @property
+    def classpath_string(self) -> str:
+        return ":".join(str(path) for path in self.classpath)
+
+
+def _dependency_xml(coordinate: str, excludes: tuple[str, ...]) -> str:
+    group, artifact, version = coordinate.split(":")
+    exclusions = "".join(
+        f"<exclusion><groupId>{escape(g)}</groupId><artifactId>{escape(a)}</artifactId></exclusion>"
+        for g, a in (item.split(":") for item in excludes)
+    )
+    wrapped = f"<exclusions>{exclusions}</exclusions>" if exclusions else ""
+    return (
+        f"<dependency><groupId>{escape(group)}</groupId><artifactId>{escape(artifact)}</artifactId>"
+        f"<version>{escape(version)}</version>{wrapped}</dependency>"
+    )
+
+
+def render_pom(release: BrokerRelease) -> str:
+    """A throwaway POM whose runtime classpath is exactly what the broker needs."""
+    backend = logging_backend(release)
+    excludes = tuple(f"{e.group}:{e.artifact}" for e in release.line.exclude) + backend.excludes
+    deps = [_dependency_xml(release.maven_coordinate, excludes)]
+    additions = backend.dependencies + tuple(a.coordinate for a in release.line.add)
+    deps += [_dependency_xml(coordinate, ()) for coordinate in additions]
+    return (
+        '<project xmlns="http://maven.apache.org/POM/4.0.0">\n'
+        "  <modelVersion>4.0.0</modelVersion>\n"
+        f"  <groupId>kcompat.broker</groupId><artifactId>kafka-{release.version}</artifactId>\n"
+        "  <version>1</version><packaging>pom</packaging>\n"
+        f"  <dependencies>\n    {chr(10).join('    ' + d for d in deps).strip()}\n  </dependencies>\n"
+        "</project>\n"
+    )
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class ArtifactStore:
+    """Resolves and caches broker classpaths under ``<cache>/brokers/<version>``."""
+
+    def __init__(self, config: HarnessConfig):
+        self.config = config
+        self.maven_repo = config.cache_dir / "m2"
+
+    def _dir(self, release: BrokerRelease) -> Path:
+        return self.config.cache_dir / "brokers" / str(release.version)
+
+    def manifest_path(self, release: BrokerRelease) -> Path:
+        return self._dir(release) / "manifest.json"
+
+    def is_cached(self, release: BrokerRelease) -> bool:
+        try:
+            self._load(release, verify_hashes=False)
+        except ArtifactError:
+            return False
+        return True
+
+    def resolve(
+        self,
+        release: BrokerRelease,
+        *,
+        verify_hashes: bool = False,
+        progress: DownloadProgress | None = None,
+    ) -> BrokerArtifacts:
+        """The broker's classpath, from the cache when it is there and intact."""
+        manifest = self.manifest_path(release)
+        if manifest.is_file():
+            try:
+                return self._load(release, verify_hashes=verify_hashes)
+            except ArtifactError:
+                if self.config.offline:
+                    raise
+        manifest.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(manifest) + ".lock", timeout=MAVEN_TIMEOUT + 60):
+            if manifest.is_file():  # another worker resolved it while we waited
+                try:
+                    return self._load(release, verify_hashes=verify_hashes)
+                except ArtifactError:
+                    pass
+            self._run_maven(release, progress)
+            return self._load(release, verify_hashes=False)
+
+    def _load(self, release: BrokerRelease, *, verify_hashes: bool) -> BrokerArtifacts:
+        manifest = self.manifest_path(release)
+        try:
+            data = json.loads(manifest.read_text())
+        except (OSError, ValueError) as exc:
+            raise ArtifactError(
+                f"Kafka {release.version} is not in the cache ({manifest.parent})"
+                + (" and offline mode is on" if self.config.offline else ""),
+                hint=f"run 'kcompat brokers fetch {release.version}' with network access to Maven Central",
+            ) from exc
+        jars = []
+        for entry in data["jars"]:
+            path = Path(entry["path"])
+            if not path.is_file() or path.stat().st_size != entry["size"]:
+                raise ArtifactError(f"cached jar {path} of Kafka {release.version} is missing or truncated")
+            if verify_hashes and sha256_of(path) != entry["sha256"]:
+                raise ArtifactError(f"cached jar {path} of Kafka {release.version} fails its SHA-256 check")
+            jars.append(path)
+        return BrokerArtifacts(release, tuple(jars), data["logging"])
+
+    def _run_maven(self, release: BrokerRelease, progress: DownloadProgress | None) -> None:
+        workdir = self._dir(release)
+        maven = shutil.which(self.config.maven)
+        if maven is None:
+            raise ArtifactError(f"Maven ({self.config.maven!r}) is not on PATH; it resolves broker jars",
+                                hint="install Maven (apt-get install -y maven) or set KCOMPAT_MAVEN")
+        (workdir / "pom.xml").write_text(render_pom(release))
+        outfile = workdir / "classpath.txt"
+        outfile.unlink(missing_ok=True)
+        log_path = workdir / "maven.log"
+        command = [
+            maven, "-B", "--strict-checksums", "-f", str(workdir / "pom.xml"),
+            f"-Dmaven.repo.local={self.maven_repo}",
+            f"{DEPENDENCY_PLUGIN}:build-classpath",
+            f"-Dmdep.outputFile={outfile}", "-Dmdep.includeScope=runtime",
+        ]
+        if self.config.offline:
+            command.append("--offline")
+        files = size = 0
+        try:
+            with log_path.open("w") as log, subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=workdir
+            ) as proc:
+                assert proc.stdout is not None
+                for line in proc.stdout:
+                    log.write(line)
+                    if (found := _DOWNLOADED.search(line)) and progress is not None:
+                        files += 1
+                        size += int(float(found["size"]) * _UNITS[found["unit"]])
+                        progress(files, size)
+                rc = proc.wait(timeout=MAVEN_TIMEOUT)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise ArtifactError(f"Maven failed to run for Kafka {release.version}: {exc}", log=log_path) from exc
+        if rc != 0 or not outfile.is_file():
+            raise ArtifactError(
+                f"Maven could not resolve {release.maven_coordinate}: {_maven_error(log_path)}",
+                log=log_path,
+            )
+        jars = [Path(p) for p in outfile.read_text().strip().split(":") if p]
+        manifest = {
+            "coordinate": release.maven_coordinate,
+            "logging": logging_backend(release).name,
+            "jars": [{"path": str(p), "size": p.stat().st_size, "sha256": sha256_of(p)} for p in jars],
+        }
+        tmp = self.manifest_path(release).with_suffix(".tmp")
+        tmp.write_text(json.dumps(manifest, indent=1))
+        tmp.replace(self.manifest_path(release))
+
+
+def _maven_error(log_path: Path) -> str:
+    errors = [line.strip() for line in log_path.read_text(errors="replace").splitlines()
+              if line.startswith("[ERROR]") and len(line.strip()) > len("[ERROR]")]
+    if not errors:
+        return "no [ERROR] line in Maven's output"
+    first = errors[0].removeprefix("[ERROR]").strip()
+    return first[:300]

@@ -1,0 +1,125 @@
+"""The catalog of supported broker lines, loaded from ``catalog.toml``.
+
+The data file is the single source of which versions exist for the harness;
+``pytest_generate_tests``, the CLI and the docs all read it through here.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal, cast
+
+from .errors import UnknownVersionError
+from .versions import KafkaVersion
+
+Mode = Literal["zk", "kraft"]
+MODES: tuple[Mode, ...] = ("zk", "kraft")
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    group: str
+    artifact: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Addition:
+    coordinate: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class BrokerLine:
+    """One release line (``3.9``) and how the harness runs it."""
+
+    line: KafkaVersion
+    newest: KafkaVersion
+    scala: str
+    modes: tuple[Mode, ...]
+    java: tuple[int, ...]
+    exclude: tuple[Exclusion, ...] = ()
+    add: tuple[Addition, ...] = ()
+
+    @property
+    def default_mode(self) -> Mode:
+        return "kraft" if "kraft" in self.modes else "zk"
+
+
+@dataclass(frozen=True)
+class BrokerRelease:
+    """An exact broker version together with the line it belongs to."""
+
+    version: KafkaVersion
+    line: BrokerLine
+
+    @property
+    def maven_coordinate(self) -> str:
+        return f"org.apache.kafka:kafka_{self.line.scala}:{self.version}"
+
+    def __str__(self) -> str:
+        return str(self.version)
+
+
+class Catalog:
+    def __init__(self, lines: list[BrokerLine]):
+        self.lines: tuple[BrokerLine, ...] = tuple(sorted(lines, key=lambda entry: entry.line))
+        self._by_line = {entry.line.line: entry for entry in self.lines}
+
+    def __iter__(self) -> Iterator[BrokerLine]:
+        return iter(self.lines)
+
+    def known(self) -> str:
+        return ", ".join(entry.line.line for entry in self.lines)
+
+    def release(self, text: str | KafkaVersion) -> BrokerRelease:
+        """``"2.4"`` means the newest 2.4.x; ``"2.4.0"`` means exactly that patch."""
+        try:
+            version = KafkaVersion.parse(text)
+        except UnknownVersionError as exc:
+            raise UnknownVersionError(f"{exc}; known lines: {self.known()}") from None
+        entry = self._by_line.get(version.line)
+        if entry is None:
+            raise UnknownVersionError(
+                f"Kafka {version} is not in the catalog; known lines: {self.known()}"
+            )
+        exact = entry.newest if version.is_line else version
+        if exact > entry.newest:
+            raise UnknownVersionError(
+                f"Kafka {version} is newer than the catalog's newest {entry.line.line} "
+                f"release ({entry.newest}); known lines: {self.known()}"
+            )
+        return BrokerRelease(exact, entry)
+
+    def newest(self) -> BrokerRelease:
+        return BrokerRelease(self.lines[-1].newest, self.lines[-1])
+
+
+def _line_from_toml(raw: dict[str, Any]) -> BrokerLine:
+    modes = tuple(raw["modes"])
+    for mode in modes:
+        if mode not in MODES:
+            raise ValueError(f"catalog line {raw['line']}: unknown mode {mode!r}")
+    exclusions = []
+    for item in raw.get("exclude", ()):
+        group, artifact = item["artifact"].split(":")
+        exclusions.append(Exclusion(group, artifact, item["reason"]))
+    return BrokerLine(
+        line=KafkaVersion.parse(raw["line"]),
+        newest=KafkaVersion.parse(raw["newest"]),
+        scala=raw["scala"],
+        modes=cast(tuple[Mode, ...], modes),
+        java=tuple(int(major) for major in raw["java"]),
+        exclude=tuple(exclusions),
+        add=tuple(Addition(item["artifact"], item["reason"]) for item in raw.get("add", ())),
+    )
+
+
+@functools.cache
+def load_catalog() -> Catalog:
+    text = resources.files("harness").joinpath("catalog.toml").read_text(encoding="utf-8")
+    return Catalog([_line_from_toml(raw) for raw in tomllib.loads(text)["line"]])

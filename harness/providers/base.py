@@ -1,0 +1,55 @@
+"""The provider interface every way of running brokers implements.
+
+A provider turns a ``ClusterSpec`` into a running ``Cluster`` that is ready
+(answers ApiVersions; Metadata lists every broker) or raises a
+``HarnessError``.  Scenarios and fixtures see only these Protocols.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, Self
+
+from ..java import JavaRuntime
+from ..spec import ClusterSpec
+from ..wire import ApiVersionRange
+
+Progress = Callable[[str], None]
+"""Receives one short line per boot stage (for progress bars)."""
+
+
+@dataclass(frozen=True)
+class BrokerEndpoint:
+    node_id: int
+    host: str
+    port: int
+    log_path: Path
+
+
+class Cluster(Protocol):
+    spec: ClusterSpec
+    java: JavaRuntime
+    run_dir: Path
+    boot_seconds: float
+    api_versions: list[ApiVersionRange]
+
+    @property
+    def brokers(self) -> Sequence[BrokerEndpoint]: ...
+
+    @property
+    def bootstrap_servers(self) -> str: ...
+
+    def stop(self) -> None:
+        """Stop every process of the cluster; safe to call twice."""
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+class Provider(Protocol):
+    name: str
+
+    def start(self, spec: ClusterSpec) -> Cluster: ...

@@ -1,0 +1,118 @@
+"""Every process the harness starts is labelled, so none can outlive it.
+
+Three layers, from cheapest to last resort:
+
+1. Teardown stops each cluster's processes on normal exit, exceptions and
+   SIGINT/SIGTERM (turned into ``SystemExit`` by ``install_signal_handlers``).
+2. Each JVM is started with ``PR_SET_PDEATHSIG=SIGKILL``: the kernel kills it
+   the moment the harness process dies, even by SIGKILL (a killed xdist
+   worker).  Spawning happens on the main thread, whose exit is the process's.
+3. Each JVM carries ``-Dkcompat.run=<run id>`` and ``-Dkcompat.owner=<pid>-<start>``
+   on its command line; ``reap_orphans`` kills those whose owner is gone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from types import FrameType
+
+import psutil
+
+RUN_FLAG = "-Dkcompat.run="
+OWNER_FLAG = "-Dkcompat.owner="
+_PR_SET_PDEATHSIG = 1
+
+
+def new_run_id() -> str:
+    return time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+
+
+def owner_token(pid: int | None = None) -> str:
+    """``<pid>-<start time>``: a pid alone may be reused by the time we check."""
+    process = psutil.Process(pid or os.getpid())
+    return f"{process.pid}-{int(process.create_time() * 100)}"
+
+
+def owner_alive(token: str) -> bool:
+    try:
+        pid_text, start = token.split("-", 1)
+        return owner_token(int(pid_text)) == token
+    except (ValueError, psutil.Error):
+        return False
+
+
+def die_with_parent() -> None:
+    """``preexec_fn`` for ``Popen``: SIGKILL this child when its parent dies."""
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def labels(run_id: str) -> list[str]:
+    return [f"{RUN_FLAG}{run_id}", f"{OWNER_FLAG}{owner_token()}"]
+
+
+@dataclass(frozen=True)
+class Labelled:
+    pid: int
+    run_id: str
+    owner: str
+
+
+def labelled_processes() -> Iterator[Labelled]:
+    for process in psutil.process_iter(["pid", "cmdline"]):
+        cmdline = process.info.get("cmdline") or []
+        run = next((a[len(RUN_FLAG):] for a in cmdline if a.startswith(RUN_FLAG)), None)
+        if run is None:
+            continue
+        owner = next((a[len(OWNER_FLAG):] for a in cmdline if a.startswith(OWNER_FLAG)), "")
+        yield Labelled(process.info["pid"], run, owner)
+
+
+def kill_tree(pid: int, *, grace: float = 0.0) -> None:
+    """SIGTERM (if ``grace``) then SIGKILL a process and all its descendants."""
+    try:
+        root = psutil.Process(pid)
+        family = [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return
+    if grace > 0:
+        for member in family:
+            with contextlib.suppress(psutil.Error):
+                member.terminate()
+        _, family = psutil.wait_procs(family, timeout=grace)
+    for member in family:
+        with contextlib.suppress(psutil.Error):
+            member.kill()
+    psutil.wait_procs(family, timeout=10)
+
+
+def reap_orphans() -> list[Labelled]:
+    """Kill labelled processes whose harness process no longer exists."""
+    orphans = [p for p in labelled_processes() if not owner_alive(p.owner)]
+    for orphan in orphans:
+        kill_tree(orphan.pid)
+    return orphans
+
+
+def reap_run(run_id: str) -> list[Labelled]:
+    found = [p for p in labelled_processes() if p.run_id == run_id]
+    for process in found:
+        kill_tree(process.pid)
+    return found
+
+
+def _raise_exit(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
+def install_signal_handlers() -> None:
+    """Turn SIGTERM/SIGHUP into ``SystemExit`` so teardown code runs."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _raise_exit)

@@ -1,0 +1,206 @@
+"""Configuration files for brokers and ZooKeeper, rendered from a spec.
+
+Shared by every provider: a process and a container broker of the same spec get
+the same ``server.properties``; only paths and ports differ.  Properties are
+rendered in layers, later ones winning: base, metadata mode, security, then
+the spec's own ``server_properties``.
+"""
+
+from __future__ import annotations
+
+import base64
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .spec import ClusterSpec, SaslSpec
+
+HOST = "127.0.0.1"
+CLIENT_LISTENER = {False: "PLAINTEXT", True: "SASL_PLAINTEXT"}
+CONTROLLER_LISTENER = "CONTROLLER"
+
+
+@dataclass(frozen=True)
+class NodeLayout:
+    """Where one broker lives: its id, ports and directories."""
+
+    node_id: int
+    port: int
+    controller_port: int | None
+    directory: Path
+
+    @property
+    def data_dir(self) -> Path:
+        return self.directory / "data"
+
+    @property
+    def properties_path(self) -> Path:
+        return self.directory / "server.properties"
+
+    @property
+    def log_path(self) -> Path:
+        return self.directory / "broker.log"
+
+
+def new_cluster_id() -> str:
+    """A KRaft cluster id: 16 random bytes, URL-safe base64 without padding."""
+    return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+
+
+def render_properties(properties: Mapping[str, str]) -> str:
+    escaped = {key: str(value).replace("\\", "\\\\") for key, value in properties.items()}
+    return "".join(f"{key}={value}\n" for key, value in sorted(escaped.items()))
+
+
+def _base(spec: ClusterSpec, node: NodeLayout) -> dict[str, str]:
+    replicas = str(min(3, spec.nodes))
+    return {
+        "log.dirs": str(node.data_dir),
+        "num.partitions": "1",
+        "default.replication.factor": "1",
+        "offsets.topic.replication.factor": replicas,
+        "offsets.topic.num.partitions": "3",
+        "transaction.state.log.replication.factor": replicas,
+        "transaction.state.log.min.isr": "1",
+        "group.initial.rebalance.delay.ms": "0",
+        # Metadata requests for unknown topics must not create them.
+        "auto.create.topics.enable": "false",
+        "delete.topic.enable": "true",
+        "log.flush.interval.messages": "100000",
+    }
+
+
+def _zookeeper_mode(spec: ClusterSpec, node: NodeLayout, zk_port: int) -> dict[str, str]:
+    listener = CLIENT_LISTENER[spec.sasl is not None]
+    return {
+        "broker.id": str(node.node_id),
+        "zookeeper.connect": f"{HOST}:{zk_port}",
+        "zookeeper.connection.timeout.ms": "30000",
+        "listeners": f"{listener}://{HOST}:{node.port}",
+        "advertised.listeners": f"{listener}://{HOST}:{node.port}",
+    }
+
+
+def _kraft_mode(spec: ClusterSpec, node: NodeLayout, voters: Sequence[NodeLayout]) -> dict[str, str]:
+    listener = CLIENT_LISTENER[spec.sasl is not None]
+    quorum = ",".join(f"{v.node_id}@{HOST}:{v.controller_port}" for v in voters)
+    return {
+        "process.roles": "broker,controller",
+        "node.id": str(node.node_id),
+        "controller.quorum.voters": quorum,
+        "controller.listener.names": CONTROLLER_LISTENER,
+        "listeners": f"{listener}://{HOST}:{node.port},{CONTROLLER_LISTENER}://{HOST}:{node.controller_port}",
+        "advertised.listeners": f"{listener}://{HOST}:{node.port}",
+        "inter.broker.listener.name": listener,
+        "listener.security.protocol.map": f"{listener}:{listener},{CONTROLLER_LISTENER}:{listener}",
+    }
+
+
+def authorizer_class(spec: ClusterSpec) -> str:
+    version = spec.version
+    if spec.mode == "kraft":
+        return "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+    if version.supports("acl_authorizer"):
+        return "kafka.security.authorizer.AclAuthorizer"
+    return "kafka.security.auth.SimpleAclAuthorizer"
+
+
+def _security(spec: ClusterSpec, sasl: SaslSpec) -> dict[str, str]:
+    properties = {
+        "sasl.enabled.mechanisms": "PLAIN",
+        "sasl.mechanism.inter.broker.protocol": "PLAIN",
+    }
+    if spec.mode == "kraft":
+        properties["sasl.mechanism.controller.protocol"] = "PLAIN"
+    else:
+        properties["security.inter.broker.protocol"] = "SASL_PLAINTEXT"
+    if sasl.authorizer:
+        properties["authorizer.class.name"] = authorizer_class(spec)
+        properties["super.users"] = f"User:{sasl.super_user}"
+        properties["allow.everyone.if.no.acl.found"] = "false"
+    return properties
+
+
+def broker_properties(
+    spec: ClusterSpec,
+    node: NodeLayout,
+    cluster: Sequence[NodeLayout],
+    *,
+    zk_port: int | None = None,
+) -> dict[str, str]:
+    properties = _base(spec, node)
+    if spec.mode == "zk":
+        assert zk_port is not None, "ZooKeeper mode needs a ZooKeeper port"
+        properties.update(_zookeeper_mode(spec, node, zk_port))
+    else:
+        properties.update(_kraft_mode(spec, node, cluster))
+    if spec.sasl is not None:
+        properties.update(_security(spec, spec.sasl))
+    properties.update(dict(spec.server_properties))
+    return properties
+
+
+def zookeeper_properties(port: int, data_dir: Path) -> dict[str, str]:
+    return {
+        "dataDir": str(data_dir),
+        "clientPort": str(port),
+        "clientPortAddress": HOST,
+        "maxClientCnxns": "0",
+        "admin.enableServer": "false",
+        "tickTime": "500",
+        "initLimit": "10",
+        "syncLimit": "5",
+    }
+
+
+def jaas_config(sasl: SaslSpec) -> str:
+    """The broker's JAAS file: its own identity plus every user's password.
+
+    A file (rather than the listener-prefixed ``sasl.jaas.config`` property)
+    works on every broker back to 0.10.
+    """
+    users = "".join(f'\n  user_{name}="{password}"' for name, password in sasl.credentials.items())
+    return (
+        "KafkaServer {\n"
+        "  org.apache.kafka.common.security.plain.PlainLoginModule required\n"
+        f'  username="{sasl.super_user}"\n'
+        f'  password="{sasl.super_password}"{users};\n'
+        "};\n"
+    )
+
+
+LOG4J1_CONFIG = """\
+log4j.rootLogger=INFO, stdout
+log4j.appender.stdout=org.apache.log4j.ConsoleAppender
+log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
+log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka.request.logger=WARN
+log4j.logger.state.change.logger=WARN
+log4j.logger.org.apache.zookeeper=WARN
+"""
+
+LOG4J2_CONFIG = """\
+status = warn
+appender.console.type = Console
+appender.console.name = STDOUT
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.stdout.ref = STDOUT
+logger.request.name = kafka.request.logger
+logger.request.level = WARN
+logger.state.name = state.change.logger
+logger.state.level = WARN
+"""
+
+
+def logging_files(backend: str, directory: Path) -> list[str]:
+    """Write the logging config for ``backend``; return the JVM flags that load it."""
+    if backend == "log4j2":
+        path = directory / "log4j2.properties"
+        path.write_text(LOG4J2_CONFIG)
+        return [f"-Dlog4j2.configurationFile={path}"]
+    path = directory / "log4j.properties"
+    path.write_text(LOG4J1_CONFIG)
+    return [f"-Dlog4j.configuration=file:{path}"]

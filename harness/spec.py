@@ -1,0 +1,99 @@
+"""What a scenario asks for: a cluster described as data.
+
+A spec is frozen and hashable so fixtures can share one running cluster
+between every test that asks for an equal spec.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .catalog import BrokerRelease, Mode, load_catalog
+from .errors import ConfigError
+from .versions import KafkaVersion
+
+
+@dataclass(frozen=True)
+class SaslSpec:
+    """A SASL_PLAINTEXT listener (mechanism PLAIN) with named users.
+
+    ``super_user`` is also the broker's own inter-broker identity.  With
+    ``authorizer`` on, the broker runs AclAuthorizer (ZooKeeper) or
+    StandardAuthorizer (KRaft) and denies what no ACL allows.
+    """
+
+    users: tuple[tuple[str, str], ...] = ()
+    super_user: str = "admin"
+    super_password: str = field(default_factory=lambda: secrets.token_urlsafe(12), repr=False)
+    authorizer: bool = True
+
+    def __post_init__(self) -> None:
+        for name, _ in self.users:
+            if not name or any(c in name for c in ' ";=\n'):
+                raise ConfigError(f"SASL user name {name!r} can't be used in a JAAS file")
+
+    @property
+    def credentials(self) -> dict[str, str]:
+        return {self.super_user: self.super_password, **dict(self.users)}
+
+    def __repr__(self) -> str:  # never print passwords
+        names = ", ".join(name for name, _ in self.users)
+        return f"SaslSpec(users=[{names}], super_user={self.super_user!r}, authorizer={self.authorizer})"
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    version: KafkaVersion
+    mode: Mode
+    nodes: int = 1
+    server_properties: tuple[tuple[str, str], ...] = ()
+    """Extra broker properties, applied last (they win over the harness's)."""
+    sasl: SaslSpec | None = None
+    extra_classpath: tuple[Path, ...] = ()
+    """Jars or class folders for broker plug-ins (e.g. a KIP-108 create-topic policy)."""
+    java: Path | None = None
+    """A ``java`` binary to use instead of the catalog's choice."""
+
+    @classmethod
+    def of(
+        cls,
+        version: str | KafkaVersion,
+        mode: Mode | None = None,
+        *,
+        nodes: int = 1,
+        server_properties: dict[str, str] | None = None,
+        sasl: SaslSpec | None = None,
+        extra_classpath: tuple[Path, ...] | list[Path] = (),
+        java: Path | None = None,
+    ) -> ClusterSpec:
+        """Resolve a version or line against the catalog and validate the rest."""
+        release = load_catalog().release(version)
+        chosen: Mode = mode or release.line.default_mode
+        spec = cls(release.version, chosen, nodes, tuple(sorted((server_properties or {}).items())),
+                   sasl, tuple(Path(p).absolute() for p in extra_classpath), java)
+        spec.validate()
+        return spec
+
+    @property
+    def release(self) -> BrokerRelease:
+        return load_catalog().release(self.version)
+
+    def validate(self) -> None:
+        release = self.release
+        if self.mode not in release.line.modes:
+            raise ConfigError(
+                f"Kafka {self.version} can't run in {self.mode} mode; it supports: "
+                f"{', '.join(release.line.modes)}"
+            )
+        if not 1 <= self.nodes <= 9:
+            raise ConfigError(f"a cluster has 1 to 9 nodes, not {self.nodes}")
+        for path in self.extra_classpath:
+            if not path.exists():
+                raise ConfigError(f"extra classpath entry {path} does not exist")
+
+    @property
+    def label(self) -> str:
+        sasl = "-sasl" if self.sasl else ""
+        return f"kafka-{self.version}-{self.mode}-{self.nodes}n{sasl}"

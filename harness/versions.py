@@ -1,0 +1,115 @@
+"""Kafka versions as ordered values with named capability questions.
+
+Scenarios and providers never compare version strings inline; they ask
+``version.supports("kraft")``.  The capability table is the one place where a
+feature is tied to the release that introduced (or removed) it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+from packaging.version import InvalidVersion, Version
+
+from .errors import UnknownVersionError
+
+
+@dataclass(frozen=True)
+class Capability:
+    """A feature present from ``since`` up to, not including, ``until``."""
+
+    since: str
+    until: str | None = None
+    source: str = ""
+
+    def holds_for(self, version: Version) -> bool:
+        if version < Version(self.since):
+            return False
+        return self.until is None or version < Version(self.until)
+
+
+CAPABILITIES: dict[str, Capability] = {
+    "zookeeper": Capability("0.8", "4.0", "KIP-833: ZooKeeper removed in 4.0"),
+    "kraft": Capability("3.3", None, "KIP-833: KRaft production ready in 3.3"),
+    "create_topics": Capability("0.10.1", None, "KIP-4"),
+    "create_topic_policy": Capability("0.10.2", None, "KIP-108"),
+    "create_topics_validate_only": Capability("0.10.2", None, "KIP-108"),
+    "create_partitions": Capability("1.0", None, "KIP-195"),
+    "sasl_authenticate": Capability("1.0", None, "KIP-152"),
+    "listener_prefixed_jaas": Capability("1.0", None, "KIP-226 predecessor (KAFKA-4636)"),
+    "acl_authorizer": Capability("2.4", None, "KIP-504: kafka.security.authorizer.AclAuthorizer"),
+    "simple_acl_authorizer": Capability("0.9", "3.0", "SimpleAclAuthorizer removed in 3.0"),
+    "standard_authorizer": Capability("3.2", None, "KIP-801"),
+    "create_topics_configs": Capability("2.4", None, "KIP-525"),
+    "describe_configs_documentation": Capability("2.6", None, "KIP-569"),
+    "log4j2": Capability("4.0", None, "KIP-653: the broker logs through log4j2"),
+}
+
+
+@functools.total_ordering
+@dataclass(frozen=True)
+class KafkaVersion:
+    """A released Kafka version: ``0.11.0.3``, ``2.4``, ``3.9.0``.
+
+    Ordering is numeric (``2.10 > 2.9``).  ``line`` is the release line the
+    catalog is keyed by: three components before 1.0 (``0.11.0``), two after.
+    """
+
+    text: str
+    _parsed: Version = field(repr=False, compare=False)
+
+    @classmethod
+    def parse(cls, text: str | KafkaVersion) -> KafkaVersion:
+        if isinstance(text, KafkaVersion):
+            return text
+        raw = str(text).strip()
+        try:
+            parsed = Version(raw)
+        except InvalidVersion as exc:
+            raise UnknownVersionError(f"malformed Kafka version {raw!r}") from exc
+        if parsed.pre or parsed.post or parsed.dev or parsed.local or parsed.epoch:
+            raise UnknownVersionError(f"Kafka version {raw!r} is not a plain release (x.y[.z])")
+        if len(parsed.release) < 2:
+            raise UnknownVersionError(f"Kafka version {raw!r} needs at least major.minor")
+        return cls(raw, parsed)
+
+    @property
+    def release(self) -> tuple[int, ...]:
+        return self._parsed.release
+
+    @property
+    def line(self) -> str:
+        width = 3 if self.release[0] == 0 else 2
+        padded = self.release + (0,) * (width - len(self.release))
+        return ".".join(str(part) for part in padded[:width])
+
+    @property
+    def is_line(self) -> bool:
+        """True for ``2.4`` or ``0.11.0``: names a line, not one patch release."""
+        return len(self.release) <= (3 if self.release[0] == 0 else 2)
+
+    def supports(self, capability: str) -> bool:
+        try:
+            cap = CAPABILITIES[capability]
+        except KeyError:
+            raise KeyError(
+                f"unknown capability {capability!r}; known: {', '.join(sorted(CAPABILITIES))}"
+            ) from None
+        return cap.holds_for(self._parsed)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, KafkaVersion):
+            return NotImplemented
+        return self._parsed == other._parsed  # "2.4" == "2.4.0", as packaging says
+
+    def __hash__(self) -> int:
+        return hash(self._parsed)
+
+    def __lt__(self, other: KafkaVersion) -> bool:
+        if not isinstance(other, KafkaVersion):
+            return NotImplemented
+        return self._parsed < other._parsed
+
+    def __str__(self) -> str:
+        return self.text

@@ -1,0 +1,205 @@
+"""A small synchronous Kafka protocol connection built on ``kio``.
+
+``kio`` holds Kafka's message schemas as Python types (generated from the
+``*.json`` files under ``clients/src/main/resources/common/message``), so no
+codec is written here: this module only frames requests, matches correlation
+ids and picks versions.  It is what readiness and ``brokers probe`` use, and
+what the wire-level client builds on.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import socket
+import struct
+from dataclasses import dataclass, fields
+from typing import Any, Self
+
+from kio.index import UnknownAPIKey, UnknownEntity, load_request_schema, load_response_schema
+from kio.schema.index import api_key_map
+from kio.serial import entity_reader, entity_writer
+
+from .errors import WireError
+
+API_VERSIONS = 18
+METADATA = 3
+SASL_HANDSHAKE = 17
+SASL_AUTHENTICATE = 36
+MAX_FRAME = 64 * 1024 * 1024
+
+
+def api_name(api_key: int) -> str | None:
+    """Kafka's name for an API key (``ApiVersions``), or None if kio predates it."""
+    snake = api_key_map.get(api_key)  # type: ignore[call-overload]
+    if snake is None:
+        return None
+    return "".join(part.capitalize() for part in str(snake).split("_"))
+
+
+@dataclass(frozen=True)
+class ApiVersionRange:
+    api_key: int
+    min_version: int
+    max_version: int
+
+    @property
+    def name(self) -> str | None:
+        return api_name(self.api_key)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"api_key": self.api_key, "name": self.name,
+                "min_version": self.min_version, "max_version": self.max_version}
+
+
+def client_versions(api_key: int) -> range:
+    """The request versions of ``api_key`` that kio can encode."""
+    versions = []
+    for version in range(0, 64):
+        try:
+            load_request_schema(api_key, version)
+        except (UnknownAPIKey, UnknownEntity):
+            if versions:
+                break
+            continue
+        versions.append(version)
+    if not versions:
+        return range(0)
+    return range(versions[0], versions[-1] + 1)
+
+
+def pick_version(api_key: int, broker: dict[int, ApiVersionRange]) -> int:
+    """The highest version both the broker and kio speak."""
+    theirs = broker.get(api_key)
+    ours = client_versions(api_key)
+    if theirs is None or not ours:
+        raise WireError(f"the broker does not offer API {api_name(api_key) or api_key}")
+    high = min(theirs.max_version, ours[-1])
+    if high < max(theirs.min_version, ours[0]):
+        raise WireError(
+            f"no common version of {api_name(api_key)}: broker {theirs.min_version}-{theirs.max_version}, "
+            f"kio {ours[0]}-{ours[-1]}"
+        )
+    return high
+
+
+def build_request(api_key: int, version: int, **values: Any) -> Any:
+    """A request of this exact version, given values by field name.
+
+    Fields the version does not have are dropped, so one call site can build
+    every version of a request; fields without a value keep kio's default.
+    """
+    schema = load_request_schema(api_key, version)
+    names = {item.name for item in fields(schema)}  # type: ignore[arg-type]
+    return schema(**{key: value for key, value in values.items() if key in names})
+
+
+class WireConnection:
+    """One TCP connection to one broker; requests are sent one at a time."""
+
+    def __init__(self, host: str, port: int, *, timeout: float = 5.0, client_id: str = "kcompat"):
+        self.address = f"{host}:{port}"
+        self.client_id = client_id
+        self._correlation = itertools.count(1)
+        try:
+            self._sock = socket.create_connection((host, port), timeout=timeout)
+        except OSError as exc:
+            raise WireError(f"can't connect to {self.address}: {exc}") from exc
+        self._sock.settimeout(timeout)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._sock.close()
+
+    def send(self, request: Any) -> Any:
+        """Send one request and return the decoded response entity."""
+        api_key, version = int(request.__api_key__), int(request.__version__)
+        correlation_id = next(self._correlation)
+        header = request.__header_schema__(
+            request_api_key=api_key, request_api_version=version,
+            correlation_id=correlation_id, client_id=self.client_id,
+        )
+        body = io.BytesIO()
+        entity_writer(type(header))(body, header)
+        entity_writer(type(request))(body, request)
+        self._write_frame(body.getvalue())
+        # ApiVersions responses always use header v0 so old clients can read
+        # the error; kio's response schema says which header each one uses.
+        response_type = load_response_schema(api_key, version)
+        frame = self._read_frame()
+        try:
+            response_header, offset = entity_reader(response_type.__header_schema__)(frame, 0)
+            if response_header.correlation_id != correlation_id:
+                raise WireError(f"{self.address} answered correlation id "
+                                f"{response_header.correlation_id}, expected {correlation_id}")
+            response, _ = entity_reader(response_type)(frame, offset)
+        except WireError:
+            raise
+        except Exception as exc:  # kio raises plain ValueErrors on malformed data
+            raise WireError(f"can't decode {api_name(api_key)} v{version} from {self.address}: {exc}") from exc
+        return response
+
+    def api_versions(self) -> list[ApiVersionRange]:
+        """ApiVersions v0: every broker since 0.10.0 answers it, before any SASL."""
+        response = self.send(build_request(API_VERSIONS, 0))
+        if response.error_code != 0:
+            raise WireError(f"ApiVersions on {self.address} returned error {int(response.error_code)}")
+        return [ApiVersionRange(int(k.api_key), int(k.min_version), int(k.max_version))
+                for k in response.api_keys]
+
+    def authenticate_plain(self, username: str, password: str, broker: dict[int, ApiVersionRange]) -> None:
+        """SASL/PLAIN: SaslAuthenticate where the broker has it (1.0+), else raw tokens."""
+        token = b"\0" + username.encode() + b"\0" + password.encode()
+        modern = SASL_AUTHENTICATE in broker
+        handshake = self.send(build_request(SASL_HANDSHAKE, 1 if modern else 0, mechanism="PLAIN"))
+        if handshake.error_code != 0:
+            raise WireError(f"SASL handshake on {self.address} failed with error code {int(handshake.error_code)}")
+        if modern:
+            answer = self.send(build_request(SASL_AUTHENTICATE, 0, auth_bytes=token))
+            if answer.error_code != 0:
+                raise WireError(f"SASL/PLAIN as {username!r} on {self.address} failed: {answer.error_message}")
+            return
+        self._write_frame(token)
+        try:
+            self._read_frame()
+        except WireError as exc:
+            raise WireError(f"SASL/PLAIN as {username!r} on {self.address} failed: {exc}") from exc
+
+    def metadata_brokers(self, broker: dict[int, ApiVersionRange]) -> list[int]:
+        """The node ids a Metadata request (no topics) lists."""
+        version = pick_version(METADATA, broker)
+        request = build_request(
+            METADATA, version, topics=(), allow_auto_topic_creation=False,
+            include_cluster_authorized_operations=False, include_topic_authorized_operations=False,
+        )
+        response = self.send(request)
+        return sorted(int(b.node_id) for b in response.brokers)
+
+    def _write_frame(self, payload: bytes) -> None:
+        try:
+            self._sock.sendall(struct.pack(">i", len(payload)) + payload)
+        except OSError as exc:
+            raise WireError(f"send to {self.address} failed: {exc}") from exc
+
+    def _read_frame(self) -> bytes:
+        (size,) = struct.unpack(">i", self._read_exact(4))
+        if not 0 <= size <= MAX_FRAME:
+            raise WireError(f"{self.address} sent a frame of {size} bytes")
+        return self._read_exact(size)
+
+    def _read_exact(self, count: int) -> bytes:
+        chunks = bytearray()
+        while len(chunks) < count:
+            try:
+                chunk = self._sock.recv(count - len(chunks))
+            except OSError as exc:
+                raise WireError(f"read from {self.address} failed: {exc}") from exc
+            if not chunk:
+                raise WireError(f"{self.address} closed the connection")
+            chunks += chunk
+        return bytes(chunks)
