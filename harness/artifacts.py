@@ -133,7 +133,7 @@ class ArtifactStore:
     ) -> BrokerArtifacts:
         """The broker's classpath, from the cache when it is there and intact."""
         manifest = self.manifest_path(release)
-        if manifest.is_file():
+        if manifest.is_file() or self.config.offline:
             try:
                 return self._load(release, verify_hashes=verify_hashes)
             except ArtifactError:
@@ -185,8 +185,6 @@ class ArtifactStore:
             f"{DEPENDENCY_PLUGIN}:build-classpath",
             f"-Dmdep.outputFile={outfile}", "-Dmdep.includeScope=runtime",
         ]
-        if self.config.offline:
-            command.append("--offline")
         files = size = 0
         try:
             with log_path.open("w") as log, subprocess.Popen(

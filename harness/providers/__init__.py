@@ -11,14 +11,16 @@ from .process import ProcessProvider
 PROVIDERS: dict[str, Callable[..., Provider]] = {"process": ProcessProvider}
 
 
-def provider_for(name: str, config: HarnessConfig, *, progress: Progress | None = None) -> Provider:
+def provider_for(
+    name: str, config: HarnessConfig, *, progress: Progress | None = None, run_id: str | None = None
+) -> Provider:
     try:
         factory = PROVIDERS[name]
     except KeyError:
         from ..errors import ConfigError
 
         raise ConfigError(f"unknown provider {name!r}; known: {', '.join(PROVIDERS)}") from None
-    return factory(config, progress=progress)
+    return factory(config, progress=progress, run_id=run_id)
 
 
 __all__ = ["PROVIDERS", "Cluster", "Progress", "Provider", "provider_for"]

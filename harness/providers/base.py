@@ -41,6 +41,9 @@ class Cluster(Protocol):
     @property
     def bootstrap_servers(self) -> str: ...
 
+    def check_alive(self) -> None:
+        """Raise ``BootError`` naming the process and its log if any has exited."""
+
     def stop(self) -> None:
         """Stop every process of the cluster; safe to call twice."""
 

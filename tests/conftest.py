@@ -1,0 +1,1 @@
+"""Shared by the harness's own tests (not the scenarios)."""

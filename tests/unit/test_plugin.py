@@ -1,0 +1,77 @@
+"""The pytest plugin, driven through pytester with a fake provider (pure plumbing, no broker)."""
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+CONFTEST = '''
+from harness.providers import PROVIDERS
+
+EVENTS = []
+
+
+class FakeCluster:
+    def __init__(self, spec):
+        self.spec = spec
+        self.bootstrap_servers = "127.0.0.1:1"
+
+    def check_alive(self):
+        EVENTS.append(("check", str(self.spec.version)))
+
+    def stop(self):
+        EVENTS.append(("stop", str(self.spec.version)))
+
+
+class FakeProvider:
+    name = "fake"
+
+    def __init__(self, config, *, progress=None, run_id=None):
+        self.config = config
+        self.run_id = run_id
+
+    def start(self, spec):
+        EVENTS.append(("start", str(spec.version)))
+        return FakeCluster(spec)
+
+
+PROVIDERS["fake"] = FakeProvider
+
+
+def pytest_sessionfinish(session):
+    print("EVENTS", EVENTS)
+'''
+
+TESTS = '''
+from harness import ClusterSpec
+
+
+def test_first(kafka_cluster_factory, kc_config):
+    assert kafka_cluster_factory(ClusterSpec.of("3.9")).spec.version.text == "3.9.2"
+    assert kc_config.offline is True
+    assert kc_config.cache_dir.name == "kc-cache"
+
+
+def test_reuses_equal_spec(kafka_cluster_factory):
+    kafka_cluster_factory(ClusterSpec.of("3.9.2"))
+    kafka_cluster_factory(ClusterSpec.of("2.8"))
+'''
+
+
+def test_fixtures_share_clusters_and_stop_them_at_session_end(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_cells=TESTS)
+    pytester.makeini("[pytest]\nkc_offline = true\n")
+    result = pytester.runpytest_subprocess("--kc-provider", "fake", "--kc-cache-dir",
+                                str(pytester.path / "kc-cache"), "-s")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines([
+        "kcompat: provider=fake run=* cache=*kc-cache*offline",
+        "*EVENTS [[]('start', '3.9.2'), ('check', '3.9.2'), ('start', '2.8.2'), ('stop', '2.8.2'), ('stop', '3.9.2')[]]",
+    ])
+
+
+def test_unknown_provider_is_a_clear_error(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_one="def test_x(kafka_provider):\n    pass\n")
+    result = pytester.runpytest_subprocess("--kc-provider", "nope")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*unknown provider 'nope'; known: process*"])

@@ -1,0 +1,37 @@
+from pathlib import Path
+
+import pytest
+
+from harness import ClusterSpec, ConfigError, SaslSpec
+
+
+def test_default_mode_is_kraft_where_supported() -> None:
+    assert ClusterSpec.of("3.9").mode == "kraft"
+    assert ClusterSpec.of("2.8").mode == "zk"
+    assert ClusterSpec.of("4.4").mode == "kraft"
+
+
+@pytest.mark.parametrize(("version", "mode"), [("2.8", "kraft"), ("4.0", "zk"), ("3.2", "kraft")])
+def test_unsupported_mode_names_the_supported_ones(version: str, mode: str) -> None:
+    with pytest.raises(ConfigError, match=f"can't run in {mode} mode; it supports"):
+        ClusterSpec.of(version, mode)  # type: ignore[arg-type]
+
+
+def test_nodes_and_classpath_are_validated(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="1 to 9 nodes"):
+        ClusterSpec.of("3.9", nodes=0)
+    with pytest.raises(ConfigError, match="does not exist"):
+        ClusterSpec.of("3.9", extra_classpath=[tmp_path / "missing.jar"])
+
+
+def test_equal_specs_are_equal_and_hashable() -> None:
+    sasl = SaslSpec(users=(("alice", "pw"),), super_password="x")
+    first = ClusterSpec.of("3.9", nodes=3, server_properties={"a": "1", "b": "2"}, sasl=sasl)
+    second = ClusterSpec.of("3.9.2", nodes=3, server_properties={"b": "2", "a": "1"}, sasl=sasl)
+    assert first == second and hash(first) == hash(second)
+    assert first.label == "kafka-3.9.2-kraft-3n-sasl"
+
+
+def test_bad_user_names_are_refused() -> None:
+    with pytest.raises(ConfigError, match="JAAS"):
+        SaslSpec(users=(('ev"il', "pw"),))

@@ -1,0 +1,49 @@
+"""Keeps the layers pointing one way and the import names resolving to this repository."""
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+import harness
+from harness.providers import PROVIDERS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("package", ["harness", "fixtures", "reports", "scenarios"])
+def test_import_names_resolve_to_this_repository(package: str) -> None:
+    module = importlib.import_module(package)
+    assert Path(module.__file__ or "").resolve().is_relative_to(ROOT / package)
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_harness_imports_none_of_the_layers_above_it() -> None:
+    for path in (ROOT / "harness").rglob("*.py"):
+        assert not _imports(path) & {"fixtures", "scenarios", "reports", "pytest"}, path
+
+
+def test_reports_never_import_pytest_or_a_kafka_client() -> None:
+    for path in (ROOT / "reports").rglob("*.py"):
+        assert not _imports(path) & {"pytest", "fixtures", "scenarios", "confluent_kafka"}, path
+
+
+def test_every_provider_module_is_registered() -> None:
+    modules = {p.stem for p in (ROOT / "harness" / "providers").glob("*.py")} - {"__init__", "base"}
+    assert modules == set(PROVIDERS)
+
+
+def test_public_surface_is_importable() -> None:
+    for name in harness.__all__:
+        assert getattr(harness, name) is not None
