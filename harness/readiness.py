@@ -45,7 +45,7 @@ def wait_until(
         if not reason:
             return time.monotonic() - started
         if time.monotonic() >= deadline:
-            raise BootError(f"{strategy.what} not ready after {timeout:.0f}s (last: {reason})", log=log)
+            raise BootError(f"{strategy.what} not ready after {timeout:.1f}s (last: {reason})", log=log)
         time.sleep(interval)
 
 

@@ -41,6 +41,7 @@ CAPABILITIES: dict[str, Capability] = {
     "acl_authorizer": Capability("2.4", None, "KIP-504: kafka.security.authorizer.AclAuthorizer"),
     "simple_acl_authorizer": Capability("0.9", "3.0", "SimpleAclAuthorizer removed in 3.0"),
     "standard_authorizer": Capability("3.2", None, "KIP-801"),
+    "create_topics_topic_acl": Capability("2.0", None, "KIP-277: CreateTopics authorized per topic, not Cluster"),
     "create_topics_configs": Capability("2.4", None, "KIP-525"),
     "describe_configs_documentation": Capability("2.6", None, "KIP-569"),
     "log4j2": Capability("4.0", None, "KIP-653: the broker logs through log4j2"),

@@ -15,7 +15,7 @@ def test_required_lines_are_present() -> None:
 
 
 @pytest.mark.parametrize("entry", CATALOG.lines, ids=lambda e: e.line.line)
-def test_line_entries_are_consistent(entry) -> None:  # type: ignore[no-untyped-def]
+def test_line_entries_are_consistent(entry) -> None:
     assert entry.newest.line == entry.line.line
     assert entry.scala in ("2.11", "2.12", "2.13")
     assert ("kraft" in entry.modes) is entry.newest.supports("kraft")

@@ -65,7 +65,7 @@ def test_spec_properties_win() -> None:
      ("4.4", "kraft", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")],
 )
 def test_authorizer_follows_version_and_mode(version: str, mode: str, authorizer: str) -> None:
-    spec = ClusterSpec.of(version, mode, sasl=SaslSpec(users=(("alice", "pw"),)))  # type: ignore[arg-type]
+    spec = ClusterSpec.of(version, mode, sasl=SaslSpec(users=(("alice", "pw"),)))
     assert authorizer_class(spec) == authorizer
     nodes = _nodes(1, kraft=mode == "kraft")
     props = broker_properties(spec, nodes[0], nodes, zk_port=2181)

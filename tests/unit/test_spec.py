@@ -14,7 +14,7 @@ def test_default_mode_is_kraft_where_supported() -> None:
 @pytest.mark.parametrize(("version", "mode"), [("2.8", "kraft"), ("4.0", "zk"), ("3.2", "kraft")])
 def test_unsupported_mode_names_the_supported_ones(version: str, mode: str) -> None:
     with pytest.raises(ConfigError, match=f"can't run in {mode} mode; it supports"):
-        ClusterSpec.of(version, mode)  # type: ignore[arg-type]
+        ClusterSpec.of(version, mode)
 
 
 def test_nodes_and_classpath_are_validated(tmp_path: Path) -> None:

@@ -1,0 +1,35 @@
+"""Single brokers of several versions and modes boot and answer on the wire."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import ClusterSpec, load_catalog
+from harness.wire import api_name
+
+NEWEST = str(load_catalog().newest().version)
+BOOTS = [("2.8", "zk"), ("3.9", "zk"), ("3.9", "kraft"), (NEWEST, "kraft"), ("0.11", "zk")]
+
+
+@pytest.mark.parametrize(("version", "mode"), BOOTS, ids=[f"{v}-{m}" for v, m in BOOTS])
+def test_broker_answers_api_versions_and_metadata(kafka_cluster_factory, wire, version: str, mode: str) -> None:
+    cluster = kafka_cluster_factory(ClusterSpec.of(version, mode))
+    conn, offered = wire(cluster)
+    with conn:
+        assert {api_name(key) for key in offered} >= {"ApiVersions", "Metadata", "CreateTopics"}
+        assert conn.metadata_brokers(offered) == [1]
+        # What readiness recorded is what the broker answers now.
+        assert sorted(cluster.api_versions, key=lambda r: r.api_key) == sorted(offered.values(), key=lambda r: r.api_key)
+    release = cluster.spec.release
+    assert cluster.java.major in release.line.java
+    # The broker says which Kafka it is: the jars are the ones asked for.
+    log = cluster.brokers[0].log_path.read_text(errors="replace")
+    assert f"Kafka version: {release.version}" in log or f"Kafka version : {release.version}" in log
+
+
+def test_old_and_new_brokers_differ_as_kafka_4_documents(kafka_cluster_factory) -> None:
+    """KIP-896: 4.0 removed CreateTopics v0-v1; 3.9 still accepts v0."""
+    old = {r.api_key: r for r in kafka_cluster_factory(ClusterSpec.of("3.9", "kraft")).api_versions}
+    new = {r.api_key: r for r in kafka_cluster_factory(ClusterSpec.of(NEWEST, "kraft")).api_versions}
+    assert old[19].min_version == 0
+    assert new[19].min_version == 2

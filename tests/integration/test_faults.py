@@ -1,0 +1,114 @@
+"""Bad input and faults: one-line errors that name the log, and nothing left running."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from harness import BootError, ClusterSpec, HarnessConfig, PortError
+from harness.ports import PortAllocator
+from harness.providers.process import ProcessProvider
+from harness.reaper import labelled_processes, owner_token
+
+
+def _left_running(provider: ProcessProvider) -> list[int]:
+    return [p.pid for p in labelled_processes() if p.run_id == provider.run_id]
+
+
+def test_a_broker_that_exits_during_boot(kc_config: HarnessConfig) -> None:
+    provider = ProcessProvider(kc_config)
+    spec = ClusterSpec.of("3.9", "zk", server_properties={"authorizer.class.name": "no.such.Authorizer"})
+    with pytest.raises(BootError) as caught:
+        provider.start(spec)
+    message = str(caught.value)
+    assert "broker 1 (Kafka 3.9.2) exited with code" in message
+    assert "no.such.Authorizer" in message
+    assert "\n" not in message
+    assert caught.value.log is not None and caught.value.log.is_file()
+    assert _left_running(provider) == []
+
+
+def test_a_broker_that_is_never_ready_times_out(kc_config: HarnessConfig) -> None:
+    provider = ProcessProvider(dataclasses.replace(kc_config, boot_timeout=0.5))
+    with pytest.raises(BootError, match=r"broker on 127.0.0.1:\d+ not ready after [0-9.]+s .*log: .*broker.log"):
+        provider.start(ClusterSpec.of("3.9", "kraft"))
+    assert _left_running(provider) == []
+
+
+class _TakenFirst(PortAllocator):
+    """Hands out one port some other process holds, once or always."""
+
+    def __init__(self, taken: int, lock_dir: Path, *, always: bool):
+        super().__init__(lock_dir)
+        self.taken, self.always, self.calls = taken, always, 0
+
+    def allocate(self, count: int, *, attempts: int = 500) -> list[int]:
+        self.calls += 1
+        ports = super().allocate(count)
+        if self.calls == 1 or self.always:
+            ports[-1] = self.taken  # the broker's client port (ZooKeeper's comes first)
+        return ports
+
+
+@pytest.fixture
+def held_port():
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        yield holder.getsockname()[1]
+
+
+def test_a_port_taken_under_us_is_retried(kc_config: HarnessConfig, held_port: int, tmp_path: Path) -> None:
+    allocator = _TakenFirst(held_port, tmp_path, always=False)
+    provider = ProcessProvider(kc_config, ports=allocator)
+    with provider.start(ClusterSpec.of("2.8", "zk")) as cluster:
+        assert cluster.brokers[0].port != held_port
+    assert allocator.calls == 2
+    assert _left_running(provider) == []
+
+
+def test_a_port_always_taken_is_a_port_error(kc_config: HarnessConfig, held_port: int, tmp_path: Path) -> None:
+    provider = ProcessProvider(kc_config, ports=_TakenFirst(held_port, tmp_path, always=True))
+    with pytest.raises(PortError, match=f"(Address already in use|{held_port}).*log: .*broker.log"):
+        provider.start(ClusterSpec.of("2.8", "zk"))
+    assert _left_running(provider) == []
+
+
+def _labelled_children(pid: int) -> list[int]:
+    try:
+        token = owner_token(pid)
+    except psutil.Error:
+        return []
+    return [p.pid for p in labelled_processes() if p.owner == token]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+def test_killing_the_harness_mid_boot_leaves_no_jvm(kc_config: HarnessConfig, sig: signal.Signals) -> None:
+    command = [sys.executable, "-c", "from harness.cli import main; main()",
+               "--cache-dir", str(kc_config.cache_dir), "--run-root", str(kc_config.run_root),
+               "brokers", "up", "3.9", "--mode", "kraft", "--nodes", "3"]
+    harness = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    token, jvms = None, []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and harness.poll() is None and not jvms:
+        token = token or owner_token(harness.pid)
+        jvms = [p.pid for p in labelled_processes() if p.owner == token]
+        time.sleep(0.05)
+    assert jvms, f"no JVM appeared; harness said: {harness.communicate(timeout=10)[1][-500:]!r}"
+    os.kill(harness.pid, sig)
+    harness.wait(timeout=60)
+    deadline = time.monotonic() + 30
+    survivors = [p.pid for p in labelled_processes() if p.owner == token]
+    while survivors and time.monotonic() < deadline:
+        time.sleep(0.2)
+        survivors = [p.pid for p in labelled_processes() if p.owner == token]
+    assert survivors == [], f"JVMs {survivors} outlived a harness killed with {sig.name}"
