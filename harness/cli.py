@@ -314,6 +314,19 @@ def survey(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -> None
     _run(work)
 
 
+@brokers.command("check-catalog")
+def check_catalog() -> None:
+    """Compare the catalog's newest releases with Maven Central; exit 1 on drift."""
+    from .central import catalog_drift
+
+    drift = _run(lambda: catalog_drift(load_catalog()))
+    for line in drift:
+        click.echo(line)
+    if drift:
+        sys.exit(1)
+    click.echo(f"catalog is current: {len(load_catalog().lines)} lines, newest {load_catalog().newest()}")
+
+
 @brokers.command("reap")
 def reap() -> None:
     """Kill brokers left by kcompat processes that no longer exist."""

@@ -21,7 +21,9 @@ from .wire import ApiVersionRange, WireConnection
 
 
 class Readiness(Protocol):
-    what: str
+    @property
+    def what(self) -> str:
+        """What is waited for, for the timeout message."""
 
     def attempt(self) -> str | None:
         """None when ready, else why not (kept for the timeout message)."""

@@ -31,7 +31,7 @@ MAX_FRAME = 64 * 1024 * 1024
 
 def api_name(api_key: int) -> str | None:
     """Kafka's name for an API key (``ApiVersions``), or None if kio predates it."""
-    snake = api_key_map.get(api_key)  # type: ignore[call-overload]
+    snake = api_key_map.get(api_key)
     if snake is None:
         return None
     return "".join(part.capitalize() for part in str(snake).split("_"))
@@ -54,7 +54,7 @@ class ApiVersionRange:
 
 def client_versions(api_key: int) -> range:
     """The request versions of ``api_key`` that kio can encode."""
-    versions = []
+    versions: list[int] = []
     for version in range(0, 64):
         try:
             load_request_schema(api_key, version)
@@ -90,7 +90,7 @@ def build_request(api_key: int, version: int, **values: Any) -> Any:
     every version of a request; fields without a value keep kio's default.
     """
     schema = load_request_schema(api_key, version)
-    names = {item.name for item in fields(schema)}  # type: ignore[arg-type]
+    names = {item.name for item in fields(schema)}
     return schema(**{key: value for key, value in values.items() if key in names})
 
 
