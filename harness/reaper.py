@@ -113,6 +113,11 @@ def _raise_exit(signum: int, frame: FrameType | None) -> None:
 
 
 def install_signal_handlers() -> None:
-    """Turn SIGTERM/SIGHUP into ``SystemExit`` so teardown code runs."""
+    """Turn SIGTERM/SIGHUP into ``SystemExit`` and SIGINT into ``KeyboardInterrupt``.
+
+    SIGINT is set explicitly because a shell starts background jobs with it
+    ignored, and Python then never raises ``KeyboardInterrupt``.
+    """
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _raise_exit)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
