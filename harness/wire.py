@@ -86,11 +86,20 @@ def pick_version(api_key: int, broker: dict[int, ApiVersionRange]) -> int:
 def build_request(api_key: int, version: int, **values: Any) -> Any:
     """A request of this exact version, given values by field name.
 
-    Fields the version does not have are dropped, so one call site can build
-    every version of a request; fields without a value keep kio's default.
+    Fields the version lacks are dropped when their value is empty or false,
+    so one call site builds every version; a meaningful value the version
+    can't carry (``validate_only=True`` at CreateTopics v0) is an error rather
+    than a silently different request.
     """
-    schema = load_request_schema(api_key, version)
+    try:
+        schema = load_request_schema(api_key, version)
+    except (UnknownAPIKey, UnknownEntity) as exc:
+        raise WireError(f"kio has no {api_name(api_key) or api_key} v{version} request") from exc
     names = {item.name for item in fields(schema)}
+    lost = sorted(key for key, value in values.items() if key not in names and value not in (None, False, (), 0))
+    if lost:
+        raise WireError(f"{api_name(api_key)} v{version} has no field {', '.join(lost)}; "
+                        "pick a version that carries it or leave it unset")
     return schema(**{key: value for key, value in values.items() if key in names})
 
 

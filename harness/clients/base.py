@@ -1,0 +1,160 @@
+"""The client interface scenarios use, and the one neutral record every client returns.
+
+Three clients sit behind ``AdminClient``: the wire probe (kio, exact request
+versions), confluent-kafka (librdkafka) and the Java AdminClient (a sidecar
+JVM).  Each returns an ``AdminResult`` whose keys and value shapes are the
+same whatever the client, so scenarios compare clients field by field.
+
+A client that fails below the Kafka protocol (a sidecar that dies, a timeout
+of our own) raises ``HarnessError``: that is an infrastructure error.  A
+Kafka error code or a client's exception for a request is *data*: it goes
+into the record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, Protocol
+
+from kio.schema.errors import ErrorCode
+
+ResourceType = Literal["topic", "broker", "group", "cluster"]
+
+# Kafka's ConfigEntry.ConfigSource and (KIP-569) ConfigType, by wire value.
+CONFIG_SOURCES = {
+    0: "UNKNOWN", 1: "DYNAMIC_TOPIC_CONFIG", 2: "DYNAMIC_BROKER_CONFIG", 3: "DYNAMIC_DEFAULT_BROKER_CONFIG",
+    4: "STATIC_BROKER_CONFIG", 5: "DEFAULT_CONFIG", 6: "DYNAMIC_BROKER_LOGGER_CONFIG", 7: "CLIENT_METRICS_CONFIG",
+    8: "GROUP_CONFIG",
+}
+CONFIG_TYPES = {
+    0: "UNKNOWN", 1: "BOOLEAN", 2: "STRING", 3: "INT", 4: "SHORT", 5: "LONG", 6: "DOUBLE", 7: "LIST",
+    8: "CLASS", 9: "PASSWORD",
+}
+
+
+def error_name(code: int) -> str:
+    """Kafka's name for an error code (``TOPIC_AUTHORIZATION_FAILED``), ``NONE`` for 0."""
+    if code == 0:
+        return "NONE"
+    try:
+        return ErrorCode(code).name.upper()
+    except ValueError:
+        return f"UNKNOWN_SERVER_ERROR_{code}" if code > 0 else f"CLIENT_ERROR_{code}"
+
+
+@dataclass(frozen=True)
+class NewTopic:
+    name: str
+    partitions: int | None = 1
+    """None asks the broker's default (KIP-464, CreateTopics v4+)."""
+    replication_factor: int | None = 1
+    assignments: Mapping[int, Sequence[int]] | None = None
+    """Partition index -> replica broker ids; excludes partitions/replication_factor."""
+    configs: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NewPartitions:
+    topic: str
+    total_count: int
+    assignments: Sequence[Sequence[int]] | None = None
+    """Replica broker ids for each *new* partition, in order."""
+
+
+@dataclass(frozen=True)
+class ConfigTarget:
+    resource_type: ResourceType
+    name: str
+
+
+@dataclass(frozen=True)
+class AclSpec:
+    resource_type: ResourceType
+    resource_name: str
+    principal: str
+    operation: str
+    """Kafka's AclOperation name: READ, WRITE, CREATE, DESCRIBE, ALTER, ALL..."""
+    permission: Literal["ALLOW", "DENY"] = "ALLOW"
+    host: str = "*"
+    pattern: Literal["LITERAL", "PREFIXED"] = "LITERAL"
+
+
+@dataclass(frozen=True)
+class ResourceOutcome:
+    """One resource's answer: its error (code 0 = none) and the fields returned for it."""
+
+    resource: str
+    error_code: int = 0
+    error_name: str = "NONE"
+    error_message: str | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+    exception: str | None = None
+    """The exception class a client raised for this resource (Java, confluent)."""
+
+    @classmethod
+    def of(cls, resource: str, code: int, message: str | None = None, **fields: Any) -> ResourceOutcome:
+        return cls(resource, int(code), error_name(int(code)), message, dict(fields))
+
+
+@dataclass(frozen=True)
+class AdminResult:
+    """The neutral record of one admin call, whatever client made it."""
+
+    operation: str
+    client: str
+    """``wire``, ``confluent`` or ``java``."""
+    client_version: str
+    request_version: int | None
+    """The version of the request the client actually sent, where it could be observed."""
+    resources: tuple[ResourceOutcome, ...] = ()
+    result_fields: tuple[str, ...] = ()
+    """The result fields this client (at this request version) exposes at all."""
+    exception: str | None = None
+    """Where the whole call threw: the exception class (e.g. UnsupportedVersionException)."""
+    exception_message: str | None = None
+    unsupported_options: tuple[str, ...] = ()
+    """Options asked for that this client version can't express (left out of the call)."""
+
+    def resource(self, name: str) -> ResourceOutcome:
+        for outcome in self.resources:
+            if outcome.resource == name:
+                return outcome
+        raise KeyError(f"{self.operation} via {self.client} has no result for {name!r}: "
+                       f"{[r.resource for r in self.resources]}")
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class AdminClient(Protocol):
+    kind: str
+    version: str
+
+    def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False) -> AdminResult: ...
+
+    def create_partitions(self, partitions: Sequence[NewPartitions], *, validate_only: bool = False
+                          ) -> AdminResult: ...
+
+    def describe_configs(self, targets: Sequence[ConfigTarget], *, include_synonyms: bool = False,
+                         include_documentation: bool = False) -> AdminResult: ...
+
+    def list_topics(self) -> AdminResult: ...
+
+    def create_acls(self, acls: Sequence[AclSpec]) -> AdminResult: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where and as whom a client connects; the password never reaches a record or a log."""
+
+    bootstrap_servers: str
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+
+    @property
+    def first(self) -> tuple[str, int]:
+        host, port = self.bootstrap_servers.split(",")[0].rsplit(":", 1)
+        return host, int(port)

@@ -1,0 +1,261 @@
+"""confluent-kafka (librdkafka) behind the neutral ``AdminClient`` interface.
+
+The only module that imports ``confluent_kafka``.  The installed version is an
+install-time axis (one tox env per line), so this adapter discovers what the
+version offers instead of assuming it: which keyword arguments each call
+takes, which attributes a ``ConfigEntry`` has.  The request version librdkafka
+actually sent is read from its ``debug=protocol`` log ("Sent
+CreateTopicsRequest (v4, ...)") through the logger callback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from importlib.metadata import version as dist_version
+from typing import Any
+
+import confluent_kafka
+from confluent_kafka import KafkaError, KafkaException
+from confluent_kafka import admin as ck
+
+from ..errors import HarnessError
+from .base import (
+    CONFIG_SOURCES,
+    AclSpec,
+    AdminResult,
+    ConfigTarget,
+    Endpoint,
+    NewPartitions,
+    NewTopic,
+    ResourceOutcome,
+    error_name,
+)
+
+CALL_TIMEOUT = 60.0
+_SENT = re.compile(r"Sent (?P<api>\w+)Request \(v(?P<version>\d+)")
+_INVALID_KWARG = re.compile(r"'(?P<name>\w+)' is an invalid keyword argument")
+_CONFIG_TYPES = {"topic": ck.ResourceType.TOPIC, "broker": ck.ResourceType.BROKER}
+
+
+def installed_version() -> str:
+    return f"confluent-kafka {dist_version('confluent-kafka')} (librdkafka {confluent_kafka.libversion()[0]})"
+
+
+class _SentRequests(logging.Handler):
+    """Keeps (api, version) of every request librdkafka logs as sent; nothing else is kept."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.sent: list[tuple[str, int]] = []
+        self._lock = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if match := _SENT.search(record.getMessage()):
+            with self._lock:
+                self.sent.append((match["api"], int(match["version"])))
+
+    def mark(self) -> int:
+        with self._lock:
+            return len(self.sent)
+
+    def version_since(self, mark: int, api: str) -> int | None:
+        with self._lock:
+            found = [v for a, v in self.sent[mark:] if a == api]
+        return found[-1] if found else None
+
+
+def _error_of(exc: BaseException) -> tuple[int, str, str]:
+    if isinstance(exc, KafkaException) and exc.args and isinstance(exc.args[0], KafkaError):
+        err = exc.args[0]
+        return int(err.code()), str(err.name()), str(err.str())
+    return -1, type(exc).__name__, str(exc)
+
+
+def _outcome(resource: str, future: Future[Any], **fields: Any) -> ResourceOutcome:
+    try:
+        future.result(timeout=CALL_TIMEOUT)
+    except FutureTimeout as exc:
+        raise HarnessError(f"confluent-kafka gave no answer for {resource} in {CALL_TIMEOUT:.0f}s") from exc
+    except Exception as exc:  # the client's verdict on this resource is data
+        code, name, message = _error_of(exc)
+        known = error_name(code) if code >= 0 else name
+        return ResourceOutcome(resource, code, known if code >= 0 else name, message, fields, type(exc).__name__)
+    return ResourceOutcome(resource, 0, "NONE", None, fields)
+
+
+class ConfluentClient:
+    kind = "confluent"
+
+    def __init__(self, endpoint: Endpoint):
+        self.version = installed_version()
+        self._log = _SentRequests()
+        logger = logging.getLogger(f"kcompat.confluent.{id(self)}")
+        logger.propagate = False  # librdkafka's lines stay out of pytest's captured logs
+        logger.setLevel(logging.DEBUG)
+        logger.addHandler(self._log)
+        conf: dict[str, Any] = {"bootstrap.servers": endpoint.bootstrap_servers, "debug": "protocol",
+                                "logger": logger, "client.id": "kcompat-confluent"}
+        if endpoint.username is not None:
+            conf.update({"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
+                         "sasl.username": endpoint.username, "sasl.password": endpoint.password or ""})
+        self._admin = ck.AdminClient(conf)
+
+    def close(self) -> None:
+        self._admin.poll(0)
+
+    @staticmethod
+    def _invoke(method: Callable[..., Any], argument: Any, options: dict[str, Any],
+                dropped: list[str]) -> Any:
+        """Call with the options asked for, leaving out each one this version rejects.
+
+        Options left at false are not passed at all.  When the C extension
+        refuses a keyword (by name, or just by count in older releases), the
+        option it names, else the last one asked for, is noted in ``dropped``
+        (the record's ``unsupported_options``) and the call is retried.
+        """
+        wanted = {k: v for k, v in options.items() if v}
+        while True:
+            try:
+                return method(argument, **wanted)
+            except TypeError as exc:
+                match = _INVALID_KWARG.search(str(exc))
+                optional = [k for k in wanted if k != "request_timeout"]
+                name = match["name"] if match and match["name"] in wanted else (optional[-1] if optional else None)
+                if name is None:
+                    raise
+                wanted.pop(name)
+                dropped.append(name)
+
+    def _request_version(self, mark: int, api: str) -> int | None:
+        deadline = time.monotonic() + 2.0
+        while (found := self._log.version_since(mark, api)) is None and time.monotonic() < deadline:
+            self._admin.poll(0.05)  # the logger callback is served by poll()
+        return found
+
+    def _call(self, operation: str, api: str, method: Callable[..., Any], argument: Any, options: dict[str, Any],
+              describe: Callable[[Any, Future[Any]], ResourceOutcome]) -> AdminResult:
+        mark = self._log.mark()
+        dropped: list[str] = []
+        try:
+            futures = self._invoke(method, argument, options, dropped)
+        except (KafkaException, ValueError, TypeError, NotImplementedError) as exc:
+            return AdminResult(operation, self.kind, self.version, self._request_version(mark, api),
+                               exception=type(exc).__name__, exception_message=str(exc),
+                               unsupported_options=tuple(dropped))
+        outcomes = tuple(describe(key, future) for key, future in futures.items())
+        return AdminResult(operation, self.kind, self.version, self._request_version(mark, api), outcomes,
+                           unsupported_options=tuple(dropped))
+
+    def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False) -> AdminResult:
+        def new(topic: NewTopic) -> Any:
+            if topic.assignments:
+                assignment = [list(topic.assignments[p]) for p in sorted(topic.assignments)]
+                return ck.NewTopic(topic.name, replica_assignment=assignment, config=dict(topic.configs))
+            return ck.NewTopic(topic.name, -1 if topic.partitions is None else topic.partitions,
+                               -1 if topic.replication_factor is None else topic.replication_factor,
+                               config=dict(topic.configs))
+
+        return self._call("create_topics", "CreateTopics", self._admin.create_topics, [new(t) for t in topics],
+                          {"validate_only": validate_only, "request_timeout": 30}, _outcome)
+
+    def create_partitions(self, partitions: Sequence[NewPartitions], *, validate_only: bool = False) -> AdminResult:
+        def new(p: NewPartitions) -> Any:
+            if p.assignments is None:  # an explicit None is refused as a bad assignment
+                return ck.NewPartitions(p.topic, p.total_count)
+            return ck.NewPartitions(p.topic, p.total_count, replica_assignment=[list(ids) for ids in p.assignments])
+
+        return self._call("create_partitions", "CreatePartitions", self._admin.create_partitions,
+                          [new(p) for p in partitions], {"validate_only": validate_only, "request_timeout": 30},
+                          _outcome)
+
+    def describe_configs(self, targets: Sequence[ConfigTarget], *, include_synonyms: bool = False,
+                         include_documentation: bool = False) -> AdminResult:
+        resources = [ck.ConfigResource(_CONFIG_TYPES[t.resource_type], t.name) for t in targets]
+        options = {"include_synonyms": include_synonyms, "include_documentation": include_documentation,
+                   "request_timeout": 30}
+        seen_fields: set[str] = set()
+
+        def describe(resource: Any, future: Future[Any]) -> ResourceOutcome:
+            label = f"{_type_label(resource)}:{resource.name}"
+            try:
+                entries = future.result(timeout=CALL_TIMEOUT)
+            except FutureTimeout as exc:
+                raise HarnessError(f"confluent-kafka gave no answer for {label} in {CALL_TIMEOUT:.0f}s") from exc
+            except Exception as exc:
+                code, err, message = _error_of(exc)
+                return ResourceOutcome(label, code, error_name(code) if code >= 0 else err, message, {},
+                                       type(exc).__name__)
+            configs = [_config_entry(entry) for entry in entries.values()]
+            for entry in configs:
+                seen_fields.update(entry)
+            return ResourceOutcome(label, 0, "NONE", None, {"configs": configs})
+
+        result = self._call("describe_configs", "DescribeConfigs", self._admin.describe_configs, resources,
+                            options, describe)
+        return dataclasses.replace(result, result_fields=tuple(f"configs.{f}" for f in _ENTRY_ORDER
+                                                                if f in seen_fields))
+
+    def list_topics(self) -> AdminResult:
+        mark = self._log.mark()
+        try:
+            metadata = self._admin.list_topics(timeout=30)
+        except KafkaException as exc:
+            return AdminResult("list_topics", self.kind, self.version, self._request_version(mark, "Metadata"),
+                               exception=type(exc).__name__, exception_message=str(exc))
+        outcomes = []
+        for name in sorted(metadata.topics):
+            topic = metadata.topics[name]
+            code = int(topic.error.code()) if topic.error is not None else 0
+            outcomes.append(ResourceOutcome.of(name, code, None, partitions=len(topic.partitions)))
+        return AdminResult("list_topics", self.kind, self.version, self._request_version(mark, "Metadata"),
+                           tuple(outcomes), ("partitions",))
+
+    def create_acls(self, acls: Sequence[AclSpec]) -> AdminResult:
+        bindings = {}
+        for acl in acls:
+            binding = ck.AclBinding(
+                getattr(ck.ResourceType, acl.resource_type.upper()), acl.resource_name,
+                getattr(ck.ResourcePatternType, acl.pattern), acl.principal, acl.host,
+                getattr(ck.AclOperation, acl.operation), getattr(ck.AclPermissionType, acl.permission))
+            bindings[binding] = f"{acl.resource_type}:{acl.resource_name}:{acl.principal}:{acl.operation}:{acl.permission}"
+        return self._call("create_acls", "CreateAcls", self._admin.create_acls, list(bindings),
+                          {"request_timeout": 30}, lambda binding, future: _outcome(bindings[binding], future))
+
+
+_ENTRY_ORDER = ("name", "value", "read_only", "source", "is_default", "sensitive", "synonyms", "type", "documentation")
+
+
+def _type_label(resource: Any) -> str:
+    restype = getattr(resource, "restype", None)
+    name = getattr(restype, "name", str(restype))
+    return str(name).lower()
+
+
+def _source(entry: Any) -> str:
+    """confluent-kafka gives the source as an enum in some versions, an int in others."""
+    source = getattr(entry, "source", None)
+    if isinstance(source, int) and not hasattr(source, "name"):
+        return CONFIG_SOURCES.get(source, str(source))
+    name = str(getattr(source, "name", source))
+    return "UNKNOWN" if name in ("UNKNOWN_CONFIG", "None") else name
+
+
+def _config_entry(entry: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": entry.name, "value": entry.value, "read_only": bool(entry.is_read_only),
+                           "source": _source(entry), "is_default": bool(entry.is_default),
+                           "sensitive": bool(entry.is_sensitive)}
+    synonyms = getattr(entry, "synonyms", None)
+    if synonyms is not None:
+        out["synonyms"] = [{"name": s.name, "value": s.value, "source": _source(s)} for s in synonyms.values()]
+    for attribute in ("type", "documentation"):  # KIP-569, where this version exposes it
+        if hasattr(entry, attribute):
+            value = getattr(entry, attribute)
+            out[attribute] = getattr(value, "name", value)
+    return out

@@ -1,0 +1,256 @@
+"""The wire probe: admin requests at an exact version, decoded by kio, nothing hidden.
+
+kio 0.5.0 is pinned because it still carries the request versions Kafka 4.0
+removed (CreateTopics v0-v1, DescribeConfigs v0, Metadata v0-v3): old brokers
+and KIP-108's v0/v1 claims need them; kio 0.6 dropped them.
+
+``result_fields`` lists the response fields that exist at the version sent,
+so a scenario can assert a field's absence exactly; tagged fields (such as
+CreateTopics' ``TopicConfigErrorCode``) are decoded like any other.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import enum
+import sys
+import uuid
+from collections.abc import Callable, Sequence
+from importlib.metadata import version as dist_version
+from typing import Any
+
+from kio.static.primitive import i32Timedelta
+
+from ..errors import WireError
+from ..wire import ApiVersionRange, WireConnection, build_request, pick_version
+from .base import (
+    CONFIG_SOURCES,
+    CONFIG_TYPES,
+    AclSpec,
+    AdminResult,
+    ConfigTarget,
+    Endpoint,
+    NewPartitions,
+    NewTopic,
+    ResourceOutcome,
+)
+
+METADATA, CREATE_TOPICS, DESCRIBE_CONFIGS, CREATE_ACLS, CREATE_PARTITIONS = 3, 19, 32, 30, 37
+CONFIG_RESOURCE_TYPES = {"topic": 2, "broker": 4}
+ACL_RESOURCE_TYPES = {"topic": 2, "group": 3, "cluster": 4}
+ACL_OPERATIONS = {"ANY": 1, "ALL": 2, "READ": 3, "WRITE": 4, "CREATE": 5, "DELETE": 6, "ALTER": 7,
+                  "DESCRIBE": 8, "CLUSTER_ACTION": 9, "DESCRIBE_CONFIGS": 10, "ALTER_CONFIGS": 11,
+                  "IDEMPOTENT_WRITE": 12}
+ACL_PERMISSIONS = {"DENY": 2, "ALLOW": 3}
+ACL_PATTERNS = {"LITERAL": 3, "PREFIXED": 4}
+TIMEOUT = i32Timedelta.parse(datetime.timedelta(seconds=30))
+_OUTCOME_KEYS = {"name", "error_code", "error_message", "resource_name", "resource_type"}
+
+
+def plain(value: Any) -> Any:
+    """A kio value as JSON-friendly data: entities to dicts, enums to ints, timedeltas to ms."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [plain(item) for item in value]
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, datetime.timedelta):
+        return int(value.total_seconds() * 1000)
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    return value
+
+
+def config_entry(raw: dict[str, Any]) -> dict[str, Any]:
+    """A DescribeConfigs/CreateTopics config entry under the neutral key names."""
+    entry: dict[str, Any] = {"name": raw["name"], "value": raw["value"], "read_only": raw["read_only"]}
+    if "config_source" in raw:
+        entry["source"] = CONFIG_SOURCES.get(raw["config_source"], str(raw["config_source"]))
+    if "is_default" in raw:
+        entry["is_default"] = raw["is_default"]
+    entry["sensitive"] = raw["is_sensitive"]
+    if "synonyms" in raw:
+        entry["synonyms"] = [{"name": s["name"], "value": s["value"],
+                              "source": CONFIG_SOURCES.get(s["source"], str(s["source"]))} for s in raw["synonyms"]]
+    if "config_type" in raw:
+        entry["type"] = CONFIG_TYPES.get(raw["config_type"], str(raw["config_type"]))
+    if "documentation" in raw:
+        entry["documentation"] = raw["documentation"]
+    return entry
+
+
+def _nested(api_key: int, version: int, name: str) -> Callable[..., Any]:
+    request_type = type(build_request(api_key, version, **_EMPTY[api_key]))
+    factory: Callable[..., Any] = getattr(sys.modules[request_type.__module__], name)
+    return factory
+
+
+_EMPTY: dict[int, dict[str, Any]] = {
+    CREATE_TOPICS: {"topics": (), "timeout": TIMEOUT},
+    CREATE_PARTITIONS: {"topics": (), "timeout": TIMEOUT, "validate_only": False},
+    DESCRIBE_CONFIGS: {"resources": ()},
+    CREATE_ACLS: {"creations": ()},
+}
+
+
+def _result_fields(entity_type: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(entity_type) if f.name not in _OUTCOME_KEYS)
+
+
+class WireClient:
+    """Admin requests over one connection per broker, at the version asked for."""
+
+    kind = "wire"
+
+    def __init__(self, endpoint: Endpoint, *, timeout: float = 30.0):
+        self.endpoint = endpoint
+        self.timeout = timeout
+        self.version = f"kio {dist_version('kio')}"
+        self._connections: dict[tuple[str, int], tuple[WireConnection, dict[int, ApiVersionRange]]] = {}
+
+    # -- connections ------------------------------------------------------------
+    def connection(self, address: tuple[str, int] | None = None) -> tuple[WireConnection, dict[int, ApiVersionRange]]:
+        address = address or self.endpoint.first
+        if address not in self._connections:
+            conn = WireConnection(*address, timeout=self.timeout, client_id="kcompat-wire")
+            offered = {r.api_key: r for r in conn.api_versions()}
+            if self.endpoint.username is not None:
+                conn.authenticate_plain(self.endpoint.username, self.endpoint.password or "", offered)
+            self._connections[address] = (conn, offered)
+        return self._connections[address]
+
+    def api_versions(self) -> dict[int, ApiVersionRange]:
+        return self.connection()[1]
+
+    def controller(self) -> tuple[str, int]:
+        """The controller's address (ZooKeeper brokers only accept creates there)."""
+        conn, offered = self.connection()
+        version = max(1, pick_version(METADATA, offered))
+        response = conn.send(build_request(METADATA, version, topics=(), allow_auto_topic_creation=False,
+                                           include_cluster_authorized_operations=False,
+                                           include_topic_authorized_operations=False))
+        brokers = {int(b.node_id): (b.host, int(b.port)) for b in response.brokers}
+        return brokers.get(int(response.controller_id), self.endpoint.first)
+
+    def close(self) -> None:
+        for conn, _ in self._connections.values():
+            conn.close()
+        self._connections.clear()
+
+    def _send(self, api_key: int, version: int | None, build: Callable[[int], Any], *,
+              to_controller: bool = False) -> tuple[int, Any]:
+        offered = self.api_versions()
+        chosen = pick_version(api_key, offered) if version is None else version
+        conn, _ = self.connection(self.controller() if to_controller else None)
+        return chosen, conn.send(build(chosen))
+
+    # -- operations ---------------------------------------------------------------
+    def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False,
+                      version: int | None = None) -> AdminResult:
+        def build(v: int) -> Any:
+            topic, assignment, config = (_nested(CREATE_TOPICS, v, n) for n in
+                                         ("CreatableTopic", "CreatableReplicaAssignment", "CreatableTopicConfig"))
+            entities = tuple(topic(
+                name=t.name,
+                num_partitions=-1 if t.partitions is None or t.assignments else t.partitions,
+                replication_factor=-1 if t.replication_factor is None or t.assignments else t.replication_factor,
+                assignments=tuple(assignment(partition_index=p, broker_ids=tuple(ids))
+                                  for p, ids in sorted((t.assignments or {}).items())),
+                configs=tuple(config(name=k, value=val) for k, val in sorted(t.configs.items())),
+            ) for t in topics)
+            return build_request(CREATE_TOPICS, v, topics=entities, timeout=TIMEOUT, validate_only=validate_only)
+
+        sent, response = self._send(CREATE_TOPICS, version, build, to_controller=True)
+        outcomes = []
+        for item in response.topics:
+            raw = plain(item)
+            fields = {k: raw[k] for k in _result_fields(type(item))}
+            if fields.get("configs") is not None:
+                fields["configs"] = [config_entry(c) for c in fields["configs"]]
+            outcomes.append(ResourceOutcome.of(str(item.name), int(item.error_code), raw.get("error_message"),
+                                               **fields))
+        result_type = type(response.topics[0]) if response.topics else None
+        return AdminResult("create_topics", self.kind, self.version, sent, tuple(outcomes),
+                           _result_fields(result_type) if result_type else ())
+
+    def create_partitions(self, partitions: Sequence[NewPartitions], *, validate_only: bool = False,
+                          version: int | None = None) -> AdminResult:
+        def build(v: int) -> Any:
+            topic, assignment = (_nested(CREATE_PARTITIONS, v, n)
+                                 for n in ("CreatePartitionsTopic", "CreatePartitionsAssignment"))
+            entities = tuple(topic(
+                name=p.topic, count=p.total_count,
+                assignments=None if p.assignments is None else
+                tuple(assignment(broker_ids=tuple(ids)) for ids in p.assignments),
+            ) for p in partitions)
+            return build_request(CREATE_PARTITIONS, v, topics=entities, timeout=TIMEOUT, validate_only=validate_only)
+
+        sent, response = self._send(CREATE_PARTITIONS, version, build, to_controller=True)
+        outcomes = tuple(ResourceOutcome.of(str(r.name), int(r.error_code), r.error_message)
+                         for r in response.results)
+        return AdminResult("create_partitions", self.kind, self.version, sent, outcomes)
+
+    def describe_configs(self, targets: Sequence[ConfigTarget], *, include_synonyms: bool = False,
+                         include_documentation: bool = False, version: int | None = None) -> AdminResult:
+        def build(v: int) -> Any:
+            resource = _nested(DESCRIBE_CONFIGS, v, "DescribeConfigsResource")
+            entities = tuple(resource(resource_type=CONFIG_RESOURCE_TYPES[t.resource_type],
+                                      resource_name=t.name, configuration_keys=None) for t in targets)
+            return build_request(DESCRIBE_CONFIGS, v, resources=entities, include_synonyms=include_synonyms,
+                                 include_documentation=include_documentation)
+
+        sent, response = self._send(DESCRIBE_CONFIGS, version, build)
+        outcomes = []
+        entry_fields: tuple[str, ...] = ()
+        for item in response.results:
+            raw = plain(item)
+            configs = [config_entry(c) for c in raw["configs"]]
+            if item.configs:
+                entry_fields = tuple(configs[0])
+            outcomes.append(ResourceOutcome.of(f"{_type_name(raw['resource_type'])}:{item.resource_name}",
+                                               int(item.error_code), raw["error_message"], configs=configs))
+        return AdminResult("describe_configs", self.kind, self.version, sent, tuple(outcomes),
+                           tuple(f"configs.{name}" for name in entry_fields))
+
+    def list_topics(self) -> AdminResult:
+        conn, offered = self.connection()
+        version = max(1, pick_version(METADATA, offered))
+        response = conn.send(build_request(METADATA, version, topics=None, allow_auto_topic_creation=False,
+                                           include_cluster_authorized_operations=False,
+                                           include_topic_authorized_operations=False))
+        outcomes = tuple(ResourceOutcome.of(str(t.name), int(t.error_code), None,
+                                            internal=bool(t.is_internal), partitions=len(t.partitions))
+                         for t in sorted(response.topics, key=lambda t: str(t.name)))
+        return AdminResult("list_topics", self.kind, self.version, version, outcomes, ("internal", "partitions"))
+
+    def create_acls(self, acls: Sequence[AclSpec], *, version: int | None = None) -> AdminResult:
+        def build(v: int) -> Any:
+            creation = _nested(CREATE_ACLS, v, "AclCreation")
+            entities = tuple(creation(
+                resource_type=ACL_RESOURCE_TYPES[a.resource_type], resource_name=a.resource_name,
+                resource_pattern_type=ACL_PATTERNS[a.pattern], principal=a.principal, host=a.host,
+                operation=ACL_OPERATIONS[a.operation], permission_type=ACL_PERMISSIONS[a.permission],
+            ) if v >= 1 else creation(
+                resource_type=ACL_RESOURCE_TYPES[a.resource_type], resource_name=a.resource_name,
+                principal=a.principal, host=a.host, operation=ACL_OPERATIONS[a.operation],
+                permission_type=ACL_PERMISSIONS[a.permission],
+            ) for a in acls)
+            return build_request(CREATE_ACLS, v, creations=entities)
+
+        sent, response = self._send(CREATE_ACLS, version, build)
+        outcomes = tuple(ResourceOutcome.of(_acl_name(a), int(r.error_code), r.error_message)
+                         for a, r in zip(acls, response.results))
+        return AdminResult("create_acls", self.kind, self.version, sent, outcomes)
+
+
+def _type_name(code: int) -> str:
+    return {v: k for k, v in CONFIG_RESOURCE_TYPES.items()}.get(code, str(code))
+
+
+def _acl_name(acl: AclSpec) -> str:
+    return f"{acl.resource_type}:{acl.resource_name}:{acl.principal}:{acl.operation}:{acl.permission}"
+
+
+__all__ = ["WireClient", "WireError", "plain", "config_entry"]
