@@ -29,6 +29,10 @@ MAVEN_TIMEOUT = 1200.0
 _DOWNLOADED = re.compile(r"Downloaded from \S+: (?P<url>\S+) \((?P<size>[\d.]+) (?P<unit>[kMG]?B)")
 _UNITS = {"B": 1, "kB": 1000, "MB": 1000**2, "GB": 1000**3}
 
+# The Java sidecar's own needs next to kafka-clients: JSON, and SLF4J routed to
+# java.util.logging so it can read NetworkClient's request-header lines.
+SIDECAR_DEPENDENCIES = ("com.google.code.gson:gson:2.10.1", "org.slf4j:slf4j-jdk14:1.7.36")
+
 DownloadProgress = Callable[[int, int], None]
 """Called with (files downloaded so far, bytes downloaded so far)."""
 
@@ -79,6 +83,18 @@ def _dependency_xml(coordinate: str, excludes: tuple[str, ...]) -> str:
     )
 
 
+def _render_pom(artifact_id: str, dependencies: list[str]) -> str:
+    body = "\n    ".join(dependencies)
+    return (
+        '<project xmlns="http://maven.apache.org/POM/4.0.0">\n'
+        "  <modelVersion>4.0.0</modelVersion>\n"
+        f"  <groupId>kcompat.resolve</groupId><artifactId>{escape(artifact_id)}</artifactId>\n"
+        "  <version>1</version><packaging>pom</packaging>\n"
+        f"  <dependencies>\n    {body}\n  </dependencies>\n"
+        "</project>\n"
+    )
+
+
 def render_pom(release: BrokerRelease) -> str:
     """A throwaway POM whose runtime classpath is exactly what the broker needs."""
     backend = logging_backend(release)
@@ -86,14 +102,7 @@ def render_pom(release: BrokerRelease) -> str:
     deps = [_dependency_xml(release.maven_coordinate, excludes)]
     additions = backend.dependencies + tuple(a.coordinate for a in release.line.add)
     deps += [_dependency_xml(coordinate, ()) for coordinate in additions]
-    return (
-        '<project xmlns="http://maven.apache.org/POM/4.0.0">\n'
-        "  <modelVersion>4.0.0</modelVersion>\n"
-        f"  <groupId>kcompat.broker</groupId><artifactId>kafka-{release.version}</artifactId>\n"
-        "  <version>1</version><packaging>pom</packaging>\n"
-        f"  <dependencies>\n    {chr(10).join('    ' + d for d in deps).strip()}\n  </dependencies>\n"
-        "</project>\n"
-    )
+    return _render_pom(f"kafka-{release.version}", deps)
 
 
 def sha256_of(path: Path) -> str:
@@ -102,6 +111,17 @@ def sha256_of(path: Path) -> str:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class _Resolution:
+    """One thing to resolve: where it is cached, the POM that names it, how to call it."""
+
+    workdir: Path
+    pom: str
+    label: str
+    manifest_extra: dict[str, str]
+    fetch_hint: str | None = None
 
 
 class ArtifactStore:
@@ -116,6 +136,15 @@ class ArtifactStore:
 
     def manifest_path(self, release: BrokerRelease) -> Path:
         return self._dir(release) / "manifest.json"
+
+    def resolve_client(self, version: str, *, progress: DownloadProgress | None = None) -> tuple[Path, ...]:
+        """kafka-clients at ``version`` plus what the Java sidecar needs (gson, an SLF4J->JUL binding)."""
+        coordinates = (f"org.apache.kafka:kafka-clients:{version}", *SIDECAR_DEPENDENCIES)
+        return self._cached(
+            _Resolution(self.config.cache_dir / "clients" / f"kafka-clients-{version}",
+                        _render_pom(f"kafka-clients-{version}", [_dependency_xml(c, ()) for c in coordinates]),
+                        f"kafka-clients {version}", {"coordinate": coordinates[0]}),
+            verify_hashes=False, progress=progress)
 
     def is_cached(self, release: BrokerRelease) -> bool:
         try:
@@ -132,50 +161,68 @@ class ArtifactStore:
         progress: DownloadProgress | None = None,
     ) -> BrokerArtifacts:
         """The broker's classpath, from the cache when it is there and intact."""
-        manifest = self.manifest_path(release)
+        self._cached(self._broker_resolution(release), verify_hashes=verify_hashes, progress=progress)
+        return self._load(release, verify_hashes=False)
+
+    def _broker_resolution(self, release: BrokerRelease) -> _Resolution:
+        return _Resolution(self._dir(release), render_pom(release), f"Kafka {release.version}",
+                           {"coordinate": release.maven_coordinate, "logging": logging_backend(release).name},
+                           f"kcompat brokers fetch {release.version}")
+
+    def _cached(self, job: _Resolution, *, verify_hashes: bool, progress: DownloadProgress | None
+                ) -> tuple[Path, ...]:
+        """Jars from the manifest when intact; else Maven once (one worker at a time), then the manifest."""
+        manifest = job.workdir / "manifest.json"
         if manifest.is_file() or self.config.offline:
             try:
-                return self._load(release, verify_hashes=verify_hashes)
+                return self._jars(manifest, job.label, verify_hashes=verify_hashes, fetch_hint=job.fetch_hint)
             except ArtifactError:
                 if self.config.offline:
                     raise
-        manifest.parent.mkdir(parents=True, exist_ok=True)
+        job.workdir.mkdir(parents=True, exist_ok=True)
         with FileLock(str(manifest) + ".lock", timeout=MAVEN_TIMEOUT + 60):
             if manifest.is_file():  # another worker resolved it while we waited
                 try:
-                    return self._load(release, verify_hashes=verify_hashes)
+                    return self._jars(manifest, job.label, verify_hashes=verify_hashes)
                 except ArtifactError:
                     pass
-            self._run_maven(release, progress)
-            return self._load(release, verify_hashes=False)
+            self._maven(job, progress)
+            return self._jars(manifest, job.label, verify_hashes=False)
 
     def _load(self, release: BrokerRelease, *, verify_hashes: bool) -> BrokerArtifacts:
-        manifest = self.manifest_path(release)
+        job = self._broker_resolution(release)
+        manifest = job.workdir / "manifest.json"
+        jars = self._jars(manifest, job.label, verify_hashes=verify_hashes, fetch_hint=job.fetch_hint)
+        return BrokerArtifacts(release, jars, json.loads(manifest.read_text())["logging"])
+
+    def _jars(self, manifest: Path, label: str, *, verify_hashes: bool, fetch_hint: str | None = None
+              ) -> tuple[Path, ...]:
         try:
             data = json.loads(manifest.read_text())
         except (OSError, ValueError) as exc:
             raise ArtifactError(
-                f"Kafka {release.version} is not in the cache ({manifest.parent})"
+                f"{label} is not in the cache ({manifest.parent})"
                 + (" and offline mode is on" if self.config.offline else ""),
-                hint=f"run 'kcompat brokers fetch {release.version}' with network access to Maven Central",
+                hint=f"run {fetch_hint!r} with network access to Maven Central" if fetch_hint
+                else "run once with network access to Maven Central",
             ) from exc
         jars = []
         for entry in data["jars"]:
             path = Path(entry["path"])
             if not path.is_file() or path.stat().st_size != entry["size"]:
-                raise ArtifactError(f"cached jar {path} of Kafka {release.version} is missing or truncated")
+                raise ArtifactError(f"cached jar {path} of {label} is missing or truncated")
             if verify_hashes and sha256_of(path) != entry["sha256"]:
-                raise ArtifactError(f"cached jar {path} of Kafka {release.version} fails its SHA-256 check")
+                raise ArtifactError(f"cached jar {path} of {label} fails its SHA-256 check")
             jars.append(path)
-        return BrokerArtifacts(release, tuple(jars), data["logging"])
+        return tuple(jars)
 
-    def _run_maven(self, release: BrokerRelease, progress: DownloadProgress | None) -> None:
-        workdir = self._dir(release)
+    def _maven(self, job: _Resolution, progress: DownloadProgress | None) -> None:
+        workdir, label = job.workdir, job.label
         maven = shutil.which(self.config.maven)
         if maven is None:
-            raise ArtifactError(f"Maven ({self.config.maven!r}) is not on PATH; it resolves broker jars",
+            raise ArtifactError(f"Maven ({self.config.maven!r}) is not on PATH; it resolves Kafka's jars",
                                 hint="install Maven (apt-get install -y maven) or set KCOMPAT_MAVEN")
-        (workdir / "pom.xml").write_text(render_pom(release))
+        (workdir / "pom.xml").write_text(job.pom)
         outfile = workdir / "classpath.txt"
         outfile.unlink(missing_ok=True)
         log_path = workdir / "maven.log"
@@ -199,21 +246,17 @@ class ArtifactStore:
                         progress(files, size)
                 rc = proc.wait(timeout=MAVEN_TIMEOUT)
         except (OSError, subprocess.TimeoutExpired) as exc:
-            raise ArtifactError(f"Maven failed to run for Kafka {release.version}: {exc}", log=log_path) from exc
+            raise ArtifactError(f"Maven failed to run for {label}: {exc}", log=log_path) from exc
         if rc != 0 or not outfile.is_file():
-            raise ArtifactError(
-                f"Maven could not resolve {release.maven_coordinate}: {_maven_error(log_path)}",
-                log=log_path,
-            )
+            raise ArtifactError(f"Maven could not resolve {label}: {_maven_error(log_path)}", log=log_path)
         jars = [Path(p) for p in outfile.read_text().strip().split(":") if p]
         manifest = {
-            "coordinate": release.maven_coordinate,
-            "logging": logging_backend(release).name,
+            **job.manifest_extra,
             "jars": [{"path": str(p), "size": p.stat().st_size, "sha256": sha256_of(p)} for p in jars],
         }
-        tmp = self.manifest_path(release).with_suffix(".tmp")
+        tmp = workdir / "manifest.tmp"
         tmp.write_text(json.dumps(manifest, indent=1))
-        tmp.replace(self.manifest_path(release))
+        tmp.replace(workdir / "manifest.json")
 
 
 def _maven_error(log_path: Path) -> str:

@@ -1,8 +1,9 @@
-"""Broker plug-ins (KIP-108 policies, authorizers) compiled from source, per broker version.
+"""Java compiled from source by the harness: broker plug-ins and the AdminClient sidecar.
 
-A plug-in is compiled against the exact broker classpath it will run on, with
-``--release 8`` so the classes load on every Java the catalog uses.  Output is
-cached by a hash of the sources and the broker version.
+Sources are compiled against the exact classpath they will run on (a broker's
+jars, or one kafka-clients release), with ``--release 8`` so the classes load
+on every Java the catalog uses.  Output is cached by a hash of the sources and
+what they were compiled against.
 """
 
 from __future__ import annotations
@@ -31,14 +32,20 @@ def _javac(cache_dir: Path) -> Path:
 
 
 def compile_plugin(source_dir: Path, artifacts: BrokerArtifacts, cache_dir: Path) -> Path:
-    """Compile every ``*.java`` under ``source_dir``; return the class directory."""
+    """Compile a broker plug-in against the broker's own jars; return its class directory."""
+    return compile_sources(source_dir, artifacts.classpath_string, f"Kafka {artifacts.release.version}",
+                           cache_dir / "plugins" / f"{source_dir.name}-{artifacts.release.version}", cache_dir)
+
+
+def compile_sources(source_dir: Path, classpath: str, against: str, output_prefix: Path, cache_dir: Path) -> Path:
+    """Compile every ``*.java`` under ``source_dir`` once per source hash; return the class directory."""
     sources = sorted(source_dir.rglob("*.java"))
     if not sources:
         raise HarnessError(f"no Java sources under {source_dir}")
-    digest = hashlib.sha256(str(artifacts.release.version).encode())
+    digest = hashlib.sha256(against.encode())
     for source in sources:
         digest.update(source.read_bytes())
-    output = cache_dir / "plugins" / f"{source_dir.name}-{artifacts.release.version}-{digest.hexdigest()[:12]}"
+    output = output_prefix.with_name(f"{output_prefix.name}-{digest.hexdigest()[:12]}")
     output.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(output) + ".lock", timeout=300):
         if (output / ".built").is_file():
@@ -46,13 +53,12 @@ def compile_plugin(source_dir: Path, artifacts: BrokerArtifacts, cache_dir: Path
         shutil.rmtree(output, ignore_errors=True)
         output.mkdir()
         command = [str(_javac(cache_dir)), "--release", "8", "-nowarn", "-Xlint:-options",
-                   "-cp", artifacts.classpath_string, "-d", str(output), *map(str, sources)]
+                   "-cp", classpath, "-d", str(output), *map(str, sources)]
         done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
         if done.returncode != 0:
             log = output / "javac.log"
             log.write_text(done.stdout + done.stderr)
             first = next((line for line in done.stderr.splitlines() if "error" in line), done.stderr[:200])
-            raise HarnessError(f"javac failed for {source_dir.name} against Kafka {artifacts.release.version}: "
-                               f"{first}", log=log)
+            raise HarnessError(f"javac failed for {source_dir.name} against {against}: {first}", log=log)
         (output / ".built").touch()
     return output
