@@ -65,9 +65,19 @@ class BrokerRelease:
         return str(self.version)
 
 
+@dataclass(frozen=True)
+class JavaClientRelease:
+    """A kafka-clients release on the client axis, and why it is there."""
+
+    version: KafkaVersion
+    reason: str
+
+
 class Catalog:
-    def __init__(self, lines: list[BrokerLine]):
+    def __init__(self, lines: list[BrokerLine], java_clients: list[JavaClientRelease] | None = None):
         self.lines: tuple[BrokerLine, ...] = tuple(sorted(lines, key=lambda entry: entry.line))
+        self.java_clients: tuple[JavaClientRelease, ...] = tuple(sorted(java_clients or [],
+                                                                        key=lambda c: c.version))
         self._by_line = {entry.line.line: entry for entry in self.lines}
 
     def __iter__(self) -> Iterator[BrokerLine]:
@@ -122,4 +132,6 @@ def _line_from_toml(raw: dict[str, Any]) -> BrokerLine:
 @functools.cache
 def load_catalog() -> Catalog:
     text = resources.files("harness").joinpath("catalog.toml").read_text(encoding="utf-8")
-    return Catalog([_line_from_toml(raw) for raw in tomllib.loads(text)["line"]])
+    data = tomllib.loads(text)
+    clients = [JavaClientRelease(KafkaVersion.parse(raw["version"]), raw["reason"]) for raw in data.get("java_client", ())]
+    return Catalog([_line_from_toml(raw) for raw in data["line"]], clients)

@@ -105,10 +105,13 @@ class ConfluentClient:
         if endpoint.username is not None:
             conf.update({"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
                          "sasl.username": endpoint.username, "sasl.password": endpoint.password or ""})
-        self._admin = ck.AdminClient(conf)
+        self._admin: Any = ck.AdminClient(conf)
 
     def close(self) -> None:
-        self._admin.poll(0)
+        """Drop the librdkafka handle (releases cannot be closed explicitly in every version)."""
+        if self._admin is not None:
+            self._admin.poll(0)
+            self._admin = None
 
     @staticmethod
     def _invoke(method: Callable[..., Any], argument: Any, options: dict[str, Any],

@@ -14,16 +14,17 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import enum
+import functools
 import sys
 import uuid
 from collections.abc import Callable, Sequence
 from importlib.metadata import version as dist_version
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from kio.static.primitive import i32Timedelta
 
 from ..errors import WireError
-from ..wire import ApiVersionRange, WireConnection, build_request, pick_version
+from ..wire import ApiVersionRange, WireConnection, api_name, build_request, pick_version
 from .base import (
     CONFIG_SOURCES,
     CONFIG_TYPES,
@@ -99,6 +100,30 @@ def _result_fields(entity_type: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(entity_type) if f.name not in _OUTCOME_KEYS)
 
 
+class _Refused(Exception):
+    """The broker refused a request version it does not advertise; carries the record."""
+
+    def __init__(self, result: AdminResult):
+        super().__init__(result.exception_message)
+        self.result = result
+
+
+F = TypeVar("F", bound=Callable[..., AdminResult])
+
+
+def _observed(method: F) -> F:
+    """A refused request version becomes the call's record instead of an exception."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> AdminResult:
+        try:
+            return method(*args, **kwargs)
+        except _Refused as refused:
+            return refused.result
+
+    return cast(F, wrapper)
+
+
 class WireClient:
     """Admin requests over one connection per broker, at the version asked for."""
 
@@ -139,14 +164,33 @@ class WireClient:
             conn.close()
         self._connections.clear()
 
-    def _send(self, api_key: int, version: int | None, build: Callable[[int], Any], *,
+    def _send(self, operation: str, api_key: int, version: int | None, build: Callable[[int], Any], *,
               to_controller: bool = False) -> tuple[int, Any]:
+        """Send at ``version`` (default: highest common); a refusal of an unoffered version is data."""
         offered = self.api_versions()
         chosen = pick_version(api_key, offered) if version is None else version
-        conn, _ = self.connection(self.controller() if to_controller else None)
-        return chosen, conn.send(build(chosen))
+        address = self.controller() if to_controller else self.endpoint.first
+        conn, _ = self.connection(address)
+        try:
+            return chosen, conn.send(build(chosen))
+        except WireError as exc:
+            self._drop(address)
+            advertised = offered.get(api_key)
+            if advertised is not None and advertised.min_version <= chosen <= advertised.max_version:
+                raise  # the broker offered this version: a dropped connection is an infra error
+            offered_text = (f"v{advertised.min_version}-v{advertised.max_version}" if advertised
+                            else "not offered at all")
+            raise _Refused(AdminResult(
+                operation, self.kind, self.version, chosen, exception="UnsupportedVersion",
+                exception_message=f"broker advertises {api_name(api_key)} {offered_text}; "
+                                  f"v{chosen} was answered with: {exc}")) from exc
+
+    def _drop(self, address: tuple[str, int]) -> None:
+        if (found := self._connections.pop(address, None)) is not None:
+            found[0].close()
 
     # -- operations ---------------------------------------------------------------
+    @_observed
     def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False,
                       version: int | None = None) -> AdminResult:
         def build(v: int) -> Any:
@@ -162,7 +206,7 @@ class WireClient:
             ) for t in topics)
             return build_request(CREATE_TOPICS, v, topics=entities, timeout=TIMEOUT, validate_only=validate_only)
 
-        sent, response = self._send(CREATE_TOPICS, version, build, to_controller=True)
+        sent, response = self._send("create_topics", CREATE_TOPICS, version, build, to_controller=True)
         outcomes = []
         for item in response.topics:
             raw = plain(item)
@@ -175,6 +219,7 @@ class WireClient:
         return AdminResult("create_topics", self.kind, self.version, sent, tuple(outcomes),
                            _result_fields(result_type) if result_type else ())
 
+    @_observed
     def create_partitions(self, partitions: Sequence[NewPartitions], *, validate_only: bool = False,
                           version: int | None = None) -> AdminResult:
         def build(v: int) -> Any:
@@ -187,11 +232,12 @@ class WireClient:
             ) for p in partitions)
             return build_request(CREATE_PARTITIONS, v, topics=entities, timeout=TIMEOUT, validate_only=validate_only)
 
-        sent, response = self._send(CREATE_PARTITIONS, version, build, to_controller=True)
+        sent, response = self._send("create_partitions", CREATE_PARTITIONS, version, build, to_controller=True)
         outcomes = tuple(ResourceOutcome.of(str(r.name), int(r.error_code), r.error_message)
                          for r in response.results)
         return AdminResult("create_partitions", self.kind, self.version, sent, outcomes)
 
+    @_observed
     def describe_configs(self, targets: Sequence[ConfigTarget], *, include_synonyms: bool = False,
                          include_documentation: bool = False, version: int | None = None) -> AdminResult:
         def build(v: int) -> Any:
@@ -201,7 +247,7 @@ class WireClient:
             return build_request(DESCRIBE_CONFIGS, v, resources=entities, include_synonyms=include_synonyms,
                                  include_documentation=include_documentation)
 
-        sent, response = self._send(DESCRIBE_CONFIGS, version, build)
+        sent, response = self._send("describe_configs", DESCRIBE_CONFIGS, version, build)
         outcomes = []
         entry_fields: tuple[str, ...] = ()
         for item in response.results:
@@ -225,6 +271,7 @@ class WireClient:
                          for t in sorted(response.topics, key=lambda t: str(t.name)))
         return AdminResult("list_topics", self.kind, self.version, version, outcomes, ("internal", "partitions"))
 
+    @_observed
     def create_acls(self, acls: Sequence[AclSpec], *, version: int | None = None) -> AdminResult:
         def build(v: int) -> Any:
             creation = _nested(CREATE_ACLS, v, "AclCreation")
@@ -239,7 +286,7 @@ class WireClient:
             ) for a in acls)
             return build_request(CREATE_ACLS, v, creations=entities)
 
-        sent, response = self._send(CREATE_ACLS, version, build)
+        sent, response = self._send("create_acls", CREATE_ACLS, version, build)
         outcomes = tuple(ResourceOutcome.of(_acl_name(a), int(r.error_code), r.error_message)
                          for a, r in zip(acls, response.results))
         return AdminResult("create_acls", self.kind, self.version, sent, outcomes)

@@ -1,0 +1,181 @@
+"""The three clients against an old and a new broker: what each sent, and what it returned.
+
+Old: 2.3 (before KIP-525 and KIP-569).  New: the newest catalog line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+import psutil
+import pytest
+
+from harness import ClusterSpec, HarnessError, SaslSpec, load_catalog
+from harness.clients import ConfigTarget, NewPartitions, NewTopic
+from harness.clients.java import JavaClient, Sidecar
+
+NEWEST = str(load_catalog().newest().version)
+BROKERS = {"old": ("2.3", "zk"), "new": (NEWEST, "kraft")}
+JAVA = ["2.3.1", "4.4.0"]
+KIP_525 = {"num_partitions", "replication_factor", "configs", "topic_config_error_code"}
+
+
+@pytest.fixture(params=sorted(BROKERS), scope="module")
+def broker(request, kafka_cluster_factory):
+    version, mode = BROKERS[request.param]
+    return kafka_cluster_factory(ClusterSpec.of(version, mode))
+
+
+def _offered(cluster, api_key):
+    return next(r for r in cluster.api_versions if r.api_key == api_key)
+
+
+def test_wire_create_topics_fields_follow_the_request_version(broker, admin_client_factory):
+    wire = admin_client_factory(broker, "wire")
+    offered = _offered(broker, 19)
+    for version in range(0, 8):
+        topic = NewTopic(f"kc-wire-ct-{version}", 3, 1)
+        if version == 0:  # v0 can't carry validate_only: it creates the topic for real
+            result = wire.create_topics([topic], version=version)
+        else:
+            result = wire.create_topics([topic], validate_only=True, version=version)
+        assert result.request_version == version
+        if not offered.min_version <= version <= offered.max_version:
+            assert result.exception == "UnsupportedVersion", result
+            continue
+        outcome = result.resource(topic.name)
+        assert outcome.error_name == "NONE", outcome
+        assert (KIP_525 <= set(result.result_fields)) is (version >= 5)
+        if version >= 5:
+            assert outcome.fields["num_partitions"] == 3
+            assert outcome.fields["topic_config_error_code"] == 0  # a tagged field, decoded
+            assert {c["name"] for c in outcome.fields["configs"]} >= {"cleanup.policy", "retention.ms"}
+
+
+def test_wire_describe_configs_fields_follow_the_request_version(broker, admin_client_factory):
+    wire = admin_client_factory(broker, "wire")
+    offered = _offered(broker, 32)
+    for version in range(0, 5):
+        result = wire.describe_configs([ConfigTarget("broker", "1")], include_synonyms=version >= 1,
+                                       include_documentation=version >= 3, version=version)
+        if not offered.min_version <= version <= offered.max_version:
+            assert result.exception == "UnsupportedVersion", result
+            continue
+        fields = set(result.result_fields)
+        assert ("configs.documentation" in fields) is (version >= 3)  # KIP-569
+        assert ("configs.type" in fields) is (version >= 3)
+        assert ("configs.source" in fields) is (version >= 1)
+        entries = {c["name"]: c for c in result.resource("broker:1").fields["configs"]}
+        if version >= 3:
+            assert entries["log.retention.ms"]["type"] == "LONG"
+            assert entries["num.io.threads"]["documentation"]
+
+
+@pytest.mark.parametrize("client_version", JAVA)
+def test_java_sidecar_records_versions_and_kip_525_fields(broker, admin_client_factory, client_version):
+    java = admin_client_factory(broker, f"java:{client_version}")
+    result = java.create_topics([NewTopic(f"kc-java-{client_version}", 2, 1)], validate_only=True)
+    broker_max = _offered(broker, 19).max_version
+    assert result.client_version == f"kafka-clients {client_version}"
+    assert result.request_version is not None and result.request_version <= broker_max
+    outcome = result.resource(f"kc-java-{client_version}")
+    assert outcome.error_name == "NONE", outcome
+    has_api = client_version >= "2.4"
+    assert ("num_partitions" in result.result_fields) is has_api
+    if has_api and broker_max >= 5:
+        assert outcome.fields["num_partitions"] == 2
+    elif has_api:  # a new client on an old broker: the futures fail, and the record says how
+        assert outcome.fields["num_partitions"] is None
+        assert outcome.fields["num_partitions.exception"]
+    described = java.describe_configs([ConfigTarget("broker", "1")], include_synonyms=True,
+                                      include_documentation=True)
+    assert ("include_documentation" in described.unsupported_options) is (client_version < "2.6")
+    assert described.request_version is not None and described.request_version <= _offered(broker, 32).max_version
+
+
+def test_java_sidecar_runs_create_partitions_and_list_topics(broker, admin_client_factory, create_topic, wire):
+    conn, offered = wire(broker)
+    with conn:
+        assert int(create_topic(conn, offered, "kc-java-grow").error_code) in (0, 36)
+    java = admin_client_factory(broker, "java:4.4.0")
+    grown = java.create_partitions([NewPartitions("kc-java-grow", 3)], validate_only=True)
+    assert grown.resource("kc-java-grow").error_name == "NONE", grown
+    listed = java.list_topics()
+    assert "kc-java-grow" in {r.resource for r in listed.resources}
+    assert listed.request_version is not None
+
+
+def test_confluent_records_what_librdkafka_sent(broker, admin_client_factory):
+    confluent = admin_client_factory(broker, "confluent")
+    created = confluent.create_topics([NewTopic("kc-ck-topic", 2, 1)], validate_only=True)
+    assert created.client_version.startswith("confluent-kafka ")
+    assert "librdkafka" in created.client_version
+    assert created.request_version is not None
+    assert created.request_version <= _offered(broker, 19).max_version
+    assert created.resource("kc-ck-topic").error_name == "NONE", created
+    assert created.result_fields == ()  # confluent-kafka exposes no KIP-525 result fields
+    described = confluent.describe_configs([ConfigTarget("broker", "1")])
+    assert described.request_version is not None
+    # A field appears only when the version librdkafka chose carries it.
+    assert ("configs.documentation" in described.result_fields) <= (described.request_version >= 3)
+
+
+SASL_USERS = (("alice", "alice-secret-pw"),)
+
+
+@pytest.mark.parametrize("client", ["wire", "confluent", "java:2.3.1", "java:4.4.0"])
+def test_every_client_records_the_same_authorization_error(kafka_cluster_factory, admin_client_factory, client,
+                                                            kc_config):
+    cluster = kafka_cluster_factory(ClusterSpec.of("3.9", "kraft", sasl=SaslSpec(users=SASL_USERS)))
+    admin = admin_client_factory(cluster, client, user="alice")
+    result = admin.create_topics([NewTopic("kc-denied", 1, 1)])
+    assert result.resource("kc-denied").error_name == "TOPIC_AUTHORIZATION_FAILED", result
+    assert result.resource("kc-denied").error_code == 29
+    assert "alice-secret-pw" not in json.dumps(result.as_json())
+    if isinstance(admin, JavaClient):
+        assert "alice-secret-pw" not in admin.sidecar.log_path.read_text(errors="replace")
+
+
+def test_a_crashed_sidecar_is_an_infra_error_then_restarts(broker, kc_config, tmp_path):
+    sidecar = Sidecar("4.4.0", kc_config)
+    try:
+        assert sidecar.call("version", None, {})["version"] == "4.4.0"
+        assert sidecar._proc is not None
+        os.kill(sidecar._proc.pid, signal.SIGKILL)
+        with pytest.raises(HarnessError, match="exited with code .* next call starts a new one.*log: "):
+            sidecar.call("version", None, {})
+        assert sidecar.call("version", None, {})["version"] == "4.4.0"
+        assert sidecar.starts == 2
+    finally:
+        sidecar.close()
+
+
+def _wait_until_stopped(pid: int) -> None:
+    """SIGSTOP lands asynchronously; a request written before it lands would still be answered."""
+    deadline = time.monotonic() + 10
+    while psutil.Process(pid).status() != psutil.STATUS_STOPPED and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_a_hung_sidecar_is_detected_in_bounded_time(kc_config, monkeypatch):
+    monkeypatch.setattr("harness.clients.java.CALL_TIMEOUT", 2.0)
+    sidecar = Sidecar("4.4.0", kc_config)
+    try:
+        sidecar.call("version", None, {})
+        assert sidecar._proc is not None
+        os.kill(sidecar._proc.pid, signal.SIGSTOP)
+        _wait_until_stopped(sidecar._proc.pid)
+        with pytest.raises(HarnessError, match="did not answer version within 2s"):
+            sidecar.call("version", None, {})
+        assert not sidecar.alive
+    finally:
+        sidecar.close()
+
+
+def test_an_unresolvable_client_version_names_it(kc_config):
+    sidecar = Sidecar("0.0.1", kc_config)
+    with pytest.raises(HarnessError, match="kafka-clients 0.0.1"):
+        sidecar.call("version", None, {})
