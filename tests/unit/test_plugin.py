@@ -65,7 +65,7 @@ def test_fixtures_share_clusters_and_stop_them_at_session_end(pytester: pytest.P
                                 str(pytester.path / "kc-cache"), "-s")
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines([
-        "kcompat: provider=fake run=* cache=*kc-cache*offline",
+        "kcompat: provider=fake run=* cache=*kc-cache*offline; clients: *",
         "*EVENTS [[]('start', '3.9.2'), ('check', '3.9.2'), ('start', '2.8.2'), ('stop', '2.8.2'), ('stop', '3.9.2')[]]",
     ])
 

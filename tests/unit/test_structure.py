@@ -47,3 +47,17 @@ def test_every_provider_module_is_registered() -> None:
 def test_public_surface_is_importable() -> None:
     for name in harness.__all__:
         assert getattr(harness, name) is not None
+
+
+def test_one_module_imports_confluent_kafka() -> None:
+    importers = {p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py")
+                 if ".venv" not in p.parts and ".tox" not in p.parts and "confluent_kafka" in _imports(p)}
+    assert importers == {"harness/clients/confluent.py"}
+
+
+def test_the_sidecar_source_ships_with_the_package() -> None:
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = data["tool"]["setuptools"]["package-data"]["harness"]
+    assert any(ROOT.joinpath("harness").glob(pattern) for pattern in patterns if pattern.endswith(".java"))
