@@ -135,7 +135,7 @@ def bare_boot(config: HarnessConfig, spec: ClusterSpec, ports: list[int]) -> flo
                 props.write_text(BARE_ZK.format(zk=ports[0], port=ports[1], dir=d))
             else:
                 props.write_text(BARE_KRAFT.format(ctl=ports[0], port=ports[1], dir=d))
-                fmt = launch("kafka.tools.StorageTool", "format", "-t", new_cluster_id(), "-c", str(props))
+                fmt = launch("kafka.tools.StorageTool", "format", f"--cluster-id={new_cluster_id()}", "-c", str(props))
                 fmt.wait(timeout=120)
             broker = launch("kafka.Kafka", str(props))
             deadline = started + 180

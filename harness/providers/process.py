@@ -256,7 +256,7 @@ class ProcessCluster:
         flags = [*TOOL_HEAP, *labels(self.run_id), *logging_files(self.artifacts.logging, self.run_dir)]
         tools = []
         for node in self.nodes:
-            args = ["format", "-t", cluster_id, "-c", str(node.properties_path), "--ignore-formatted"]
+            args = ["format", f"--cluster-id={cluster_id}", "-c", str(node.properties_path), "--ignore-formatted"]
             tool = JvmProcess(f"storage format of node {node.node_id}",
                               java_command(self.java, classpath, STORAGE_TOOL_MAIN, args, flags),
                               node.directory / "format.log")

@@ -102,7 +102,8 @@ def test_rendering_is_sorted_key_value_lines() -> None:
     assert zookeeper_properties(2181, Path("/zk"))["clientPortAddress"] == "127.0.0.1"
 
 
-def test_cluster_ids_are_22_url_safe_characters() -> None:
-    ids = {new_cluster_id() for _ in range(50)}
-    assert len(ids) == 50
+def test_cluster_ids_are_22_url_safe_characters_never_led_by_a_dash() -> None:
+    ids = {new_cluster_id() for _ in range(3000)}  # a leading "-" would come up ~47 times
+    assert len(ids) == 3000
     assert all(len(i) == 22 and "=" not in i and "/" not in i for i in ids)
+    assert not any(i.startswith("-") for i in ids)
