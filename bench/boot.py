@@ -31,7 +31,7 @@ from harness import ClusterSpec, HarnessConfig
 from harness.artifacts import ArtifactStore
 from harness.java import select_java
 from harness.providers.process import ProcessProvider
-from harness.reaper import die_with_parent, kill_tree
+from harness.reaper import kill_tree, spawn
 from harness.render import new_cluster_id
 from harness.wire import WireConnection
 
@@ -119,8 +119,7 @@ def bare_boot(config: HarnessConfig, spec: ClusterSpec, ports: list[int]) -> flo
         out = open(d / "out.log", "wb")
 
         def launch(*args: str) -> subprocess.Popen[bytes]:
-            proc = subprocess.Popen([java, *flags, "-cp", classpath, *args], stdout=out, stderr=subprocess.STDOUT,
-                                    preexec_fn=die_with_parent)
+            proc = spawn([java, *flags, "-cp", classpath, *args], stdout=out, stderr=subprocess.STDOUT)
             procs.append(proc)
             return proc
 

@@ -13,16 +13,17 @@ import json
 import re
 import shutil
 import subprocess
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from filelock import FileLock
-
 from .catalog import BrokerRelease
 from .config import HarnessConfig
 from .errors import ArtifactError
+from .locking import exclusive
+from .reaper import kill_tree, spawn
 
 DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
 MAVEN_TIMEOUT = 1200.0
@@ -180,12 +181,12 @@ class ArtifactStore:
                 if self.config.offline:
                     raise
         job.workdir.mkdir(parents=True, exist_ok=True)
-        with FileLock(str(manifest) + ".lock", timeout=MAVEN_TIMEOUT + 60):
+        with exclusive(manifest, timeout=MAVEN_TIMEOUT + 60, waiting_for=f"to resolve {job.label}"):
             if manifest.is_file():  # another worker resolved it while we waited
                 try:
                     return self._jars(manifest, job.label, verify_hashes=verify_hashes)
                 except ArtifactError:
-                    pass
+                    _purge_damaged(manifest, self.maven_repo)
             self._maven(job, progress)
             return self._jars(manifest, job.label, verify_hashes=False)
 
@@ -216,6 +217,36 @@ class ArtifactStore:
             jars.append(path)
         return tuple(jars)
 
+    def _run_bounded(self, command: list[str], workdir: Path, log_path: Path, label: str,
+                     progress: DownloadProgress | None) -> int:
+        """Run Maven into ``log_path``, following its downloads; killed at the deadline or on any exit."""
+        files = size = 0
+        deadline = time.monotonic() + MAVEN_TIMEOUT
+        try:
+            with log_path.open("w") as log, log_path.open() as follow:
+                proc = spawn(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=workdir)
+                try:
+                    while True:
+                        line = follow.readline()
+                        if line:
+                            if (found := _DOWNLOADED.search(line)) and progress is not None:
+                                files += 1
+                                size += int(float(found["size"]) * _UNITS[found["unit"]])
+                                progress(files, size)
+                            continue
+                        rc = proc.poll()
+                        if rc is not None:
+                            return rc
+                        if time.monotonic() > deadline:
+                            raise ArtifactError(f"Maven did not finish resolving {label} in {MAVEN_TIMEOUT:.0f}s",
+                                                log=log_path)
+                        time.sleep(0.1)
+                finally:
+                    if proc.poll() is None:
+                        kill_tree(proc.pid)
+        except OSError as exc:
+            raise ArtifactError(f"Maven failed to run for {label}: {exc}", log=log_path) from exc
+
     def _maven(self, job: _Resolution, progress: DownloadProgress | None) -> None:
         workdir, label = job.workdir, job.label
         maven = shutil.which(self.config.maven)
@@ -232,21 +263,7 @@ class ArtifactStore:
             f"{DEPENDENCY_PLUGIN}:build-classpath",
             f"-Dmdep.outputFile={outfile}", "-Dmdep.includeScope=runtime",
         ]
-        files = size = 0
-        try:
-            with log_path.open("w") as log, subprocess.Popen(
-                command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=workdir
-            ) as proc:
-                assert proc.stdout is not None
-                for line in proc.stdout:
-                    log.write(line)
-                    if (found := _DOWNLOADED.search(line)) and progress is not None:
-                        files += 1
-                        size += int(float(found["size"]) * _UNITS[found["unit"]])
-                        progress(files, size)
-                rc = proc.wait(timeout=MAVEN_TIMEOUT)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise ArtifactError(f"Maven failed to run for {label}: {exc}", log=log_path) from exc
+        rc = self._run_bounded(command, workdir, log_path, label, progress)
         if rc != 0 or not outfile.is_file():
             raise ArtifactError(f"Maven could not resolve {label}: {_maven_error(log_path)}", log=log_path)
         jars = [Path(p) for p in outfile.read_text().strip().split(":") if p]
@@ -257,6 +274,26 @@ class ArtifactStore:
         tmp = workdir / "manifest.tmp"
         tmp.write_text(json.dumps(manifest, indent=1))
         tmp.replace(workdir / "manifest.json")
+
+
+def _purge_damaged(manifest: Path, maven_repo: Path) -> None:
+    """Delete jars whose size or SHA-256 no longer match, so Maven downloads them again.
+
+    Maven trusts what is in its local repository; a damaged jar left there
+    would be re-recorded as good.
+    """
+    try:
+        entries = json.loads(manifest.read_text())["jars"]
+    except (OSError, ValueError, KeyError):
+        return
+    for entry in entries:
+        path = Path(entry["path"])
+        if not path.is_relative_to(maven_repo):
+            continue
+        if path.is_file() and path.stat().st_size == entry["size"] and sha256_of(path) == entry["sha256"]:
+            continue
+        for sibling in (path, path.with_name(path.name + ".sha1"), path.with_name("_remote.repositories")):
+            sibling.unlink(missing_ok=True)
 
 
 def _maven_error(log_path: Path) -> str:

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 from rich.console import Console
@@ -26,6 +26,7 @@ from .java import select_java
 from .providers import PROVIDERS, provider_for
 from .providers.base import Cluster
 from .reaper import install_signal_handlers, reap_orphans
+from .render import write_private
 from .spec import ClusterSpec, SaslSpec
 
 # What the survey shows: the admin APIs the seed KIPs are about, and their neighbours.
@@ -68,7 +69,7 @@ class Reporter:
             return store.resolve(release, verify_hashes=verify, progress=downloads)
 
     def boot(self, config: HarnessConfig, spec: ClusterSpec, provider: str) -> Cluster:
-        stages = spec.nodes * 2 + 1
+        stages = spec.nodes * 2 + 2  # resolve, ZooKeeper or format, then start and ready per broker
         with self.task(f"booting {spec.label} ({provider})", total=stages) as update:
             def step(line: str) -> None:
                 update(f"{spec.label}: {line}", advance=1)
@@ -90,15 +91,19 @@ def _config(ctx: click.Context) -> HarnessConfig:
 def main(ctx: click.Context, cache_dir: Path | None, run_root: Path | None, offline: bool | None,
          boot_timeout: float | None) -> None:
     """kcompat: Apache Kafka admin-API compatibility harness."""
-    install_signal_handlers()
     ctx.obj = HarnessConfig.resolve(cache_dir=cache_dir, run_root=run_root, offline=offline,
                                     boot_timeout=boot_timeout)
+
+
+def run() -> None:
+    """The console script: signals unwind into teardown (not done for in-process callers of ``main``)."""
+    install_signal_handlers()
+    main()
 
 
 @main.group()
 def brokers() -> None:
     """Real Kafka brokers: catalog, artifacts, clusters."""
-    reap_orphans()  # clusters of harness processes that were killed outright
 
 
 def _run(action: Callable[[], Any]) -> Any:
@@ -173,8 +178,7 @@ def _spec(version: str, mode: str | None, nodes: int, sasl: bool, users: Sequenc
             raise click.BadParameter(f"--property {item!r}: expected KEY=VALUE")
         props[key] = value
     sasl_spec = SaslSpec(users=tuple(pairs)) if sasl or pairs else None
-    chosen: Mode | None = None if mode is None else ("kraft" if mode == "kraft" else "zk")
-    return ClusterSpec.of(version, chosen, nodes=nodes, server_properties=props, sasl=sasl_spec,
+    return ClusterSpec.of(version, cast(Mode | None, mode), nodes=nodes, server_properties=props, sasl=sasl_spec,
                           extra_classpath=tuple(classpath), java=java)
 
 
@@ -208,14 +212,12 @@ def _write_client_properties(cluster: Cluster) -> Path | None:
     sasl = cluster.spec.sasl
     if sasl is None:
         return None
-    path = cluster.run_dir / "client.properties"
-    path.write_text(
+    return write_private(
+        cluster.run_dir / "client.properties",
         f"bootstrap.servers={cluster.bootstrap_servers}\nsecurity.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
         "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
-        f'username="{sasl.super_user}" password="{sasl.super_password}";\n'
+        f'username="{sasl.super_user}" password="{sasl.super_password}";\n',
     )
-    path.chmod(0o600)
-    return path
 
 
 @brokers.command("up")
@@ -227,13 +229,16 @@ def up(ctx: click.Context, version: str, mode: str | None, nodes: int, sasl: boo
     reporter = Reporter(False)
 
     def work() -> None:
+        reap_orphans()  # clusters of harness processes that were killed outright
         spec = _prepare(ctx, reporter, version, mode, nodes, sasl, users, properties, classpath, java)
         with reporter.boot(_config(ctx), spec, provider) as cluster:
             click.echo(cluster.bootstrap_servers)
             stderr.print(f"Kafka {spec.version} ({spec.mode}, {spec.nodes} node(s), Java {cluster.java.version}) "
                          f"ready in {cluster.boot_seconds:.1f}s; logs in {cluster.run_dir}")
-            if (props := _write_client_properties(cluster)) is not None:
-                stderr.print(f"SASL/PLAIN super user {spec.sasl.super_user if spec.sasl else ''}: client config in {props}")
+            props = _write_client_properties(cluster)
+            if props is not None:
+                stderr.print(f"SASL/PLAIN super user {spec.sasl.super_user if spec.sasl else ''}: client config in "
+                             f"{props} (removed at exit)")
             stderr.print("Ctrl-C stops it.")
             try:
                 while True:
@@ -241,6 +246,9 @@ def up(ctx: click.Context, version: str, mode: str | None, nodes: int, sasl: boo
                     cluster.check_alive()
             except KeyboardInterrupt:
                 stderr.print("stopping…")
+            finally:
+                if props is not None:
+                    props.unlink(missing_ok=True)
 
     _run(work)
 
@@ -269,6 +277,7 @@ def probe(ctx: click.Context, version: str, mode: str | None, nodes: int, sasl: 
     reporter = Reporter(as_json)
 
     def work() -> None:
+        reap_orphans()
         spec = _prepare(ctx, reporter, version, mode, nodes, sasl, users, properties, classpath, java)
         with reporter.boot(_config(ctx), spec, provider) as cluster:
             record = probe_record(cluster, provider)
@@ -300,6 +309,7 @@ def survey(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -> None
     config = _config(ctx)
 
     def work() -> None:
+        reap_orphans()
         records = []
         for text in versions or SURVEY_DEFAULT:
             spec = ClusterSpec.of(text)

@@ -2,7 +2,8 @@
 
 Precedence: explicit argument (CLI option or pytest ``--kc-*``/ini ``kc_*``,
 already merged by the caller) > environment variable > default.  This is the
-only module that reads the environment.
+only module that reads ``KCOMPAT_*`` variables (``java.py`` looks at
+``JAVA_HOME`` only to find runtimes on the machine).
 """
 
 from __future__ import annotations

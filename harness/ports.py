@@ -1,14 +1,17 @@
 """Free loopback ports, reserved across processes (pytest-xdist workers).
 
-A port is taken when it can be bound on 127.0.0.1 *and* its lock file could be
-created exclusively.  Lock files name their owner (pid and start time) so a
-crashed worker's reservations are reclaimed by the next allocator.  Ports are
-drawn below the kernel's ephemeral range so outgoing connections can't grab
-one between reservation and the broker's bind.
+A port is taken when it can be bound on 127.0.0.1 *and* an exclusive
+``flock`` on its file in the shared lock directory could be had.  The lock is
+held (an open descriptor) for as long as the reservation, so the kernel drops
+it the moment its process dies: no owner bookkeeping, no stale-lock race.
+Ports are drawn from 20000-31999, below Linux's default ephemeral range
+(32768-60999), so outgoing connections don't grab one between reservation and
+the broker's bind.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import random
 import socket
@@ -16,7 +19,6 @@ import tempfile
 from pathlib import Path
 
 from .errors import PortError
-from .reaper import owner_alive, owner_token
 
 PORT_RANGE = range(20000, 32000)
 
@@ -30,36 +32,41 @@ def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
     return True
 
 
+def _shared_dir(path: Path) -> Path:
+    """A lock directory every user of the machine can lock in (mode 1777, like /tmp)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        if path.stat().st_uid == os.getuid():
+            path.chmod(0o1777)
+    except OSError as exc:
+        raise PortError(f"can't use the port lock directory {path}: {exc}") from exc
+    return path
+
+
 class PortAllocator:
-    def __init__(self, lock_dir: Path | None = None, *, owner: str | None = None):
-        self.lock_dir = lock_dir or Path(tempfile.gettempdir()) / "kcompat-ports"
-        self.lock_dir.mkdir(parents=True, exist_ok=True)
-        self.owner = owner or owner_token()
+    def __init__(self, lock_dir: Path | None = None):
+        self.lock_dir = _shared_dir(lock_dir or Path(tempfile.gettempdir()) / "kcompat-ports")
+        self._held: dict[int, int] = {}
 
     def _lock(self, port: int) -> bool:
         path = self.lock_dir / str(port)
-        for _ in range(2):
-            try:
-                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                try:
-                    holder = path.read_text().strip()
-                except OSError:
-                    return False
-                if owner_alive(holder):
-                    return False
-                path.unlink(missing_ok=True)  # stale: its owner is gone
-                continue
-            with os.fdopen(fd, "w") as handle:
-                handle.write(self.owner)
-            return True
-        return False
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o666)
+        except OSError:
+            return False  # another user's file we may not open: treat the port as taken
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        self._held[port] = fd
+        return True
 
     def reserve(self, port: int) -> int:
         """Reserve one given port, or say who has it."""
         if not port_is_free(port):
             raise PortError(f"port {port} on 127.0.0.1 is already taken by another process")
-        if not self._lock(port):
+        if port in self._held or not self._lock(port):
             raise PortError(f"port {port} is reserved by another kcompat run (lock {self.lock_dir / str(port)})")
         return port
 
@@ -70,18 +77,21 @@ class PortAllocator:
             if len(chosen) == count:
                 return chosen
             port = rng.choice(PORT_RANGE)
-            if port in chosen or not port_is_free(port):
+            if port in chosen or port in self._held or not port_is_free(port):
                 continue
             if self._lock(port):
                 chosen.append(port)
         self.release(chosen)
         raise PortError(f"could not find {count} free ports in {PORT_RANGE.start}-{PORT_RANGE.stop - 1}")
 
+    def close(self) -> None:
+        self.release(list(self._held))
+
+    def __del__(self) -> None:
+        self.close()
+
     def release(self, ports: list[int]) -> None:
         for port in ports:
-            path = self.lock_dir / str(port)
-            try:
-                if path.read_text().strip() == self.owner:
-                    path.unlink()
-            except OSError:
-                pass
+            fd = self._held.pop(port, None)
+            if fd is not None:
+                os.close(fd)  # closing drops the flock; the empty file stays for reuse

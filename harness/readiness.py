@@ -40,7 +40,6 @@ def wait_until(
     """Poll ``strategy`` until ready; return the seconds it took."""
     started = time.monotonic()
     deadline = started + timeout
-    reason = "not tried"
     while True:
         alive()
         reason = strategy.attempt() or ""

@@ -4,9 +4,11 @@ Three layers, from cheapest to last resort:
 
 1. Teardown stops each cluster's processes on normal exit, exceptions and
    SIGINT/SIGTERM (turned into ``SystemExit`` by ``install_signal_handlers``).
-2. Each JVM is started with ``PR_SET_PDEATHSIG=SIGKILL``: the kernel kills it
-   the moment the harness process dies, even by SIGKILL (a killed xdist
-   worker).  Spawning happens on the main thread, whose exit is the process's.
+2. Each JVM is started (``spawn``) with ``PR_SET_PDEATHSIG=SIGKILL``: the
+   kernel kills it the moment the harness dies, even by SIGKILL (a killed
+   xdist worker).  The signal is tied to the thread that spawned the child, so
+   spawn from a thread that lives as long as the cluster (the harness always
+   spawns from its caller's thread; pytest and the CLI call from the main one).
 3. Each JVM carries ``-Dkcompat.run=<run id>`` and ``-Dkcompat.owner=<pid>-<start>``
    on its command line; ``reap_orphans`` kills those whose owner is gone.
 """
@@ -16,12 +18,15 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import shutil
 import signal
+import subprocess
 import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import FrameType
+from typing import Any
 
 import psutil
 
@@ -48,10 +53,25 @@ def owner_alive(token: str) -> bool:
         return False
 
 
-def die_with_parent() -> None:
-    """``preexec_fn`` for ``Popen``: SIGKILL this child when its parent dies."""
-    libc = ctypes.CDLL("libc.so.6", use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+_SETPRIV = shutil.which("setpriv")
+_prctl = ctypes.CDLL(None, use_errno=True).prctl  # bound now: no dlopen in a forked child
+
+
+def _die_with_parent() -> None:
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def spawn(command: list[str], **popen: Any) -> subprocess.Popen[bytes]:
+    """Start ``command`` in its own session, to be SIGKILLed by the kernel if we die.
+
+    ``setpriv --pdeathsig`` (util-linux) sets that up in the child after exec
+    of setpriv itself, so no Python runs between fork and exec (``preexec_fn``
+    is unsafe once librdkafka or sidecar reader threads exist); without
+    setpriv, a pre-bound ``prctl`` in ``preexec_fn`` is the fallback.
+    """
+    if _SETPRIV is not None:
+        return subprocess.Popen([_SETPRIV, "--pdeathsig", "KILL", "--", *command], start_new_session=True, **popen)
+    return subprocess.Popen(command, start_new_session=True, preexec_fn=_die_with_parent, **popen)
 
 
 def labels(run_id: str) -> list[str]:
@@ -99,13 +119,6 @@ def reap_orphans() -> list[Labelled]:
     for orphan in orphans:
         kill_tree(orphan.pid)
     return orphans
-
-
-def reap_run(run_id: str) -> list[Labelled]:
-    found = [p for p in labelled_processes() if p.run_id == run_id]
-    for process in found:
-        kill_tree(process.pid)
-    return found
 
 
 def _raise_exit(signum: int, frame: FrameType | None) -> None:

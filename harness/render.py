@@ -9,6 +9,7 @@ the spec's own ``server_properties``.
 from __future__ import annotations
 
 import base64
+import os
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -159,6 +160,15 @@ def zookeeper_properties(port: int, data_dir: Path) -> dict[str, str]:
         "initLimit": "10",
         "syncLimit": "5",
     }
+
+
+def write_private(path: Path, text: str) -> Path:
+    """Write a file holding credentials: mode 0600 from the first byte, never world-readable."""
+    path.unlink(missing_ok=True)
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text)
+    return path
 
 
 def jaas_config(sasl: SaslSpec) -> str:

@@ -26,13 +26,19 @@ class SaslSpec:
 
     users: tuple[tuple[str, str], ...] = ()
     super_user: str = "admin"
-    super_password: str = field(default_factory=lambda: secrets.token_urlsafe(12), repr=False)
+    # Generated per spec and left out of equality, so equal specs share one cluster.
+    super_password: str = field(default_factory=lambda: secrets.token_urlsafe(12), repr=False, compare=False)
     authorizer: bool = True
 
     def __post_init__(self) -> None:
-        for name, _ in self.users:
-            if not name or any(c in name for c in ' ";=\n'):
+        for name, password in ((self.super_user, self.super_password), *self.users):
+            if not name or any(c in name for c in ' ";=\\\n'):
                 raise ConfigError(f"SASL user name {name!r} can't be used in a JAAS file")
+            if any(c in password for c in '"\\\n'):
+                raise ConfigError(f"the password of SASL user {name!r} holds a quote, backslash or newline, "
+                                  "which a JAAS file can't carry")
+        if self.super_user in dict(self.users):
+            raise ConfigError(f"SASL user {self.super_user!r} is the super user; give other users other names")
 
     @property
     def credentials(self) -> dict[str, str]:

@@ -103,6 +103,10 @@ def build_request(api_key: int, version: int, **values: Any) -> Any:
     return schema(**{key: value for key, value in values.items() if key in names})
 
 
+class SaslRefused(WireError):
+    """The broker answered the SASL exchange with a refusal (bad credentials): a Kafka answer, not a fault."""
+
+
 class WireConnection:
     """One TCP connection to one broker; requests are sent one at a time."""
 
@@ -167,17 +171,17 @@ class WireConnection:
         modern = SASL_AUTHENTICATE in broker
         handshake = self.send(build_request(SASL_HANDSHAKE, 1 if modern else 0, mechanism="PLAIN"))
         if handshake.error_code != 0:
-            raise WireError(f"SASL handshake on {self.address} failed with error code {int(handshake.error_code)}")
+            raise SaslRefused(f"SASL handshake on {self.address} failed with error code {int(handshake.error_code)}")
         if modern:
             answer = self.send(build_request(SASL_AUTHENTICATE, 0, auth_bytes=token))
             if answer.error_code != 0:
-                raise WireError(f"SASL/PLAIN as {username!r} on {self.address} failed: {answer.error_message}")
+                raise SaslRefused(f"SASL/PLAIN as {username!r} on {self.address} failed: {answer.error_message}")
             return
         self._write_frame(token)
         try:
             self._read_frame()
-        except WireError as exc:
-            raise WireError(f"SASL/PLAIN as {username!r} on {self.address} failed: {exc}") from exc
+        except WireError as exc:  # brokers before 1.0 just close the connection
+            raise SaslRefused(f"SASL/PLAIN as {username!r} on {self.address} failed: {exc}") from exc
 
     def metadata_brokers(self, broker: dict[int, ApiVersionRange]) -> list[int]:
         """The node ids a Metadata request (no topics) lists."""

@@ -79,6 +79,11 @@ class AclSpec:
     host: str = "*"
     pattern: Literal["LITERAL", "PREFIXED"] = "LITERAL"
 
+    @property
+    def label(self) -> str:
+        """How every client names this binding's result: ``topic:t:User:alice:READ:ALLOW``."""
+        return f"{self.resource_type}:{self.resource_name}:{self.principal}:{self.operation}:{self.permission}"
+
 
 @dataclass(frozen=True)
 class ResourceOutcome:

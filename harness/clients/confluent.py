@@ -25,7 +25,7 @@ import confluent_kafka
 from confluent_kafka import KafkaError, KafkaException
 from confluent_kafka import admin as ck
 
-from ..errors import HarnessError
+from ..errors import ConfigError, HarnessError
 from .base import (
     CONFIG_SOURCES,
     AclSpec,
@@ -96,9 +96,8 @@ class ConfluentClient:
     def __init__(self, endpoint: Endpoint):
         self.version = installed_version()
         self._log = _SentRequests()
-        logger = logging.getLogger(f"kcompat.confluent.{id(self)}")
-        logger.propagate = False  # librdkafka's lines stay out of pytest's captured logs
-        logger.setLevel(logging.DEBUG)
+        # An unregistered logger: it dies with this client, and nothing propagates to pytest's capture.
+        logger = logging.Logger("kcompat.confluent", logging.DEBUG)
         logger.addHandler(self._log)
         conf: dict[str, Any] = {"bootstrap.servers": endpoint.bootstrap_servers, "debug": "protocol",
                                 "logger": logger, "client.id": "kcompat-confluent"}
@@ -129,9 +128,12 @@ class ConfluentClient:
                 return method(argument, **wanted)
             except TypeError as exc:
                 match = _INVALID_KWARG.search(str(exc))
-                optional = [k for k in wanted if k != "request_timeout"]
-                name = match["name"] if match and match["name"] in wanted else (optional[-1] if optional else None)
-                if name is None:
+                droppable = [k for k in wanted if k in _DROPPABLE]
+                name = match["name"] if match and match["name"] in wanted else (droppable[-1] if droppable else None)
+                if name is None or name not in _DROPPABLE:
+                    # validate_only and the like change what the call does: never retry without them.
+                    if name is not None:
+                        dropped.append(name)
                     raise
                 wanted.pop(name)
                 dropped.append(name)
@@ -180,6 +182,9 @@ class ConfluentClient:
 
     def describe_configs(self, targets: Sequence[ConfigTarget], *, include_synonyms: bool = False,
                          include_documentation: bool = False) -> AdminResult:
+        unknown = [t.resource_type for t in targets if t.resource_type not in _CONFIG_TYPES]
+        if unknown:
+            raise ConfigError(f"configs are described for topic and broker resources, not {unknown[0]!r}")
         resources = [ck.ConfigResource(_CONFIG_TYPES[t.resource_type], t.name) for t in targets]
         options = {"include_synonyms": include_synonyms, "include_documentation": include_documentation,
                    "request_timeout": 30}
@@ -227,11 +232,13 @@ class ConfluentClient:
                 getattr(ck.ResourceType, acl.resource_type.upper()), acl.resource_name,
                 getattr(ck.ResourcePatternType, acl.pattern), acl.principal, acl.host,
                 getattr(ck.AclOperation, acl.operation), getattr(ck.AclPermissionType, acl.permission))
-            bindings[binding] = f"{acl.resource_type}:{acl.resource_name}:{acl.principal}:{acl.operation}:{acl.permission}"
+            bindings[binding] = acl.label
         return self._call("create_acls", "CreateAcls", self._admin.create_acls, list(bindings),
                           {"request_timeout": 30}, lambda binding, future: _outcome(bindings[binding], future))
 
 
+# Options that only ask for more detail; a release without them can still make the call.
+_DROPPABLE = frozenset({"include_synonyms", "include_documentation"})
 _ENTRY_ORDER = ("name", "value", "read_only", "source", "is_default", "sensitive", "synonyms", "type", "documentation")
 
 

@@ -25,7 +25,7 @@ from ..config import HarnessConfig
 from ..errors import HarnessError
 from ..java import select_java
 from ..plugins import compile_sources
-from ..reaper import die_with_parent, kill_tree, labels, new_run_id
+from ..reaper import kill_tree, labels, new_run_id, spawn
 from .base import (
     AclSpec,
     AdminResult,
@@ -64,15 +64,19 @@ class Sidecar:
                                   self.config.cache_dir)
         java = select_java((17, 11, 21), self.config.cache_dir, offline=self.config.offline,
                            what=f"kafka-clients {self.version}")
-        return [str(java.java), "-Xmx256m", "-XX:+UseSerialGC", *labels(self.run_id),
+        # VM warnings go to stderr: stdout carries nothing but JSON lines.
+        return [str(java.java), "-Xmx256m", "-XX:+UseSerialGC", "-XX:+DisplayVMOutputToStderr", *labels(self.run_id),
                 "-cp", f"{classes}:{classpath}", SIDECAR_MAIN]
 
     def start(self) -> None:
         command = self._command()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with self.log_path.open("ab") as log:
-            self._proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
-                                          preexec_fn=die_with_parent, start_new_session=True)
+        try:
+            with self.log_path.open("ab") as log:
+                self._proc = spawn(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
+        except OSError as exc:
+            raise HarnessError(f"can't start the sidecar for kafka-clients {self.version}: {exc}",
+                               log=self.log_path) from exc
         self._buffer = b""
         self.starts += 1
         ready = self._read_line(START_TIMEOUT, "start")
@@ -137,7 +141,12 @@ class Sidecar:
                                        f"during {what} (the next call starts a new one)", log=self.log_path)
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
-        decoded: dict[str, Any] = json.loads(line)
+        try:
+            decoded: dict[str, Any] = json.loads(line)
+        except ValueError as exc:
+            self.kill()
+            raise HarnessError(f"the sidecar for kafka-clients {self.version} wrote a non-JSON line during {what}: "
+                               f"{line[:120]!r}", log=self.log_path) from exc
         return decoded
 
     def kill(self) -> None:
@@ -174,10 +183,6 @@ def close_sidecars() -> None:
     while _SIDECARS:
         _, sidecar = _SIDECARS.popitem()
         sidecar.close()
-
-
-def _acl_label(acl: AclSpec) -> str:
-    return f"{acl.resource_type}:{acl.resource_name}:{acl.principal}:{acl.operation}:{acl.permission}"
 
 
 class JavaClient:
@@ -222,7 +227,9 @@ class JavaClient:
         return self._call("create_acls", {"acls": [
             {"resource_type": a.resource_type.upper(), "resource_name": a.resource_name, "principal": a.principal,
              "operation": a.operation, "permission": a.permission, "host": a.host, "pattern": a.pattern,
-             "label": _acl_label(a)} for a in acls]})
+             "label": a.label} for a in acls]})
 
     def close(self) -> None:
-        """The sidecar outlives one client: it serves every cell of this worker."""
+        """Close this endpoint's AdminClient in the sidecar; the sidecar itself serves the whole worker."""
+        if self.sidecar.alive:
+            self.sidecar.call("close", self.endpoint, {})

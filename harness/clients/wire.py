@@ -23,8 +23,8 @@ from typing import Any, TypeVar, cast
 
 from kio.static.primitive import i32Timedelta
 
-from ..errors import WireError
-from ..wire import ApiVersionRange, WireConnection, api_name, build_request, pick_version
+from ..errors import ConfigError, WireError
+from ..wire import ApiVersionRange, SaslRefused, WireConnection, api_name, build_request, pick_version
 from .base import (
     CONFIG_SOURCES,
     CONFIG_TYPES,
@@ -119,7 +119,7 @@ def _observed(method: F) -> F:
         try:
             return method(*args, **kwargs)
         except _Refused as refused:
-            return refused.result
+            return dataclasses.replace(refused.result, operation=method.__name__)
 
     return cast(F, wrapper)
 
@@ -140,9 +140,18 @@ class WireClient:
         address = address or self.endpoint.first
         if address not in self._connections:
             conn = WireConnection(*address, timeout=self.timeout, client_id="kcompat-wire")
-            offered = {r.api_key: r for r in conn.api_versions()}
-            if self.endpoint.username is not None:
-                conn.authenticate_plain(self.endpoint.username, self.endpoint.password or "", offered)
+            try:
+                offered = {r.api_key: r for r in conn.api_versions()}
+                if self.endpoint.username is not None:
+                    conn.authenticate_plain(self.endpoint.username, self.endpoint.password or "", offered)
+            except SaslRefused as refused:
+                conn.close()
+                raise _Refused(AdminResult("connect", self.kind, self.version, None,
+                                           exception="SaslAuthenticationFailed",
+                                           exception_message=str(refused))) from refused
+            except BaseException:
+                conn.close()
+                raise
             self._connections[address] = (conn, offered)
         return self._connections[address]
 
@@ -169,10 +178,11 @@ class WireClient:
         """Send at ``version`` (default: highest common); a refusal of an unoffered version is data."""
         offered = self.api_versions()
         chosen = pick_version(api_key, offered) if version is None else version
+        request = build(chosen)  # an inexpressible request fails here, before any socket is touched
         address = self.controller() if to_controller else self.endpoint.first
         conn, _ = self.connection(address)
         try:
-            return chosen, conn.send(build(chosen))
+            return chosen, conn.send(request)
         except WireError as exc:
             self._drop(address)
             advertised = offered.get(api_key)
@@ -242,7 +252,7 @@ class WireClient:
                          include_documentation: bool = False, version: int | None = None) -> AdminResult:
         def build(v: int) -> Any:
             resource = _nested(DESCRIBE_CONFIGS, v, "DescribeConfigsResource")
-            entities = tuple(resource(resource_type=CONFIG_RESOURCE_TYPES[t.resource_type],
+            entities = tuple(resource(resource_type=config_resource_type(t.resource_type),
                                       resource_name=t.name, configuration_keys=None) for t in targets)
             return build_request(DESCRIBE_CONFIGS, v, resources=entities, include_synonyms=include_synonyms,
                                  include_documentation=include_documentation)
@@ -260,6 +270,7 @@ class WireClient:
         return AdminResult("describe_configs", self.kind, self.version, sent, tuple(outcomes),
                            tuple(f"configs.{name}" for name in entry_fields))
 
+    @_observed
     def list_topics(self) -> AdminResult:
         conn, offered = self.connection()
         version = max(1, pick_version(METADATA, offered))
@@ -287,17 +298,21 @@ class WireClient:
             return build_request(CREATE_ACLS, v, creations=entities)
 
         sent, response = self._send("create_acls", CREATE_ACLS, version, build)
-        outcomes = tuple(ResourceOutcome.of(_acl_name(a), int(r.error_code), r.error_message)
+        outcomes = tuple(ResourceOutcome.of(a.label, int(r.error_code), r.error_message)
                          for a, r in zip(acls, response.results))
         return AdminResult("create_acls", self.kind, self.version, sent, outcomes)
 
 
+def config_resource_type(name: str) -> int:
+    try:
+        return CONFIG_RESOURCE_TYPES[name]
+    except KeyError:
+        raise ConfigError(f"configs are described for {' and '.join(CONFIG_RESOURCE_TYPES)} resources, "
+                          f"not {name!r}") from None
+
+
 def _type_name(code: int) -> str:
     return {v: k for k, v in CONFIG_RESOURCE_TYPES.items()}.get(code, str(code))
-
-
-def _acl_name(acl: AclSpec) -> str:
-    return f"{acl.resource_type}:{acl.resource_name}:{acl.principal}:{acl.operation}:{acl.permission}"
 
 
 __all__ = ["WireClient", "WireError", "plain", "config_entry"]

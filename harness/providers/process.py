@@ -22,10 +22,10 @@ from typing import Self
 
 from ..artifacts import ArtifactStore, BrokerArtifacts
 from ..config import HarnessConfig
-from ..errors import BootError, HarnessError, JavaError, PortError
+from ..errors import BootError, JavaError, PortError
 from ..java import JavaRuntime, select_java
 from ..ports import PortAllocator
-from ..reaper import die_with_parent, kill_tree, labels, new_run_id
+from ..reaper import kill_tree, labels, new_run_id, spawn
 from ..readiness import BrokerAnswers, ZooKeeperAnswers, wait_until
 from ..render import (
     HOST,
@@ -35,6 +35,7 @@ from ..render import (
     logging_files,
     new_cluster_id,
     render_properties,
+    write_private,
     zookeeper_properties,
 )
 from ..spec import ClusterSpec
@@ -47,7 +48,7 @@ STORAGE_TOOL_MAIN = "kafka.tools.StorageTool"
 BROKER_HEAP = ["-Xms256m", "-Xmx1g"]
 TOOL_HEAP = ["-Xms64m", "-Xmx256m"]
 STOP_GRACE = 2.0
-FORMAT_TIMEOUT = 120.0
+JAAS_FILE = "kafka_server_jaas.conf"
 _EXCEPTION = re.compile(r"\b(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)\b.*")
 
 
@@ -81,22 +82,23 @@ class JvmProcess:
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     def start(self) -> None:
-        with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen(
-                self.command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                start_new_session=True, preexec_fn=die_with_parent, cwd=self.log_path.parent,
-            )
+        try:
+            with self.log_path.open("ab") as log:
+                self.proc = spawn(self.command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                  cwd=self.log_path.parent)
+        except OSError as exc:
+            raise BootError(f"can't start {self.name}: {exc}", log=self.log_path) from exc
 
     @property
     def pid(self) -> int | None:
         return self.proc.pid if self.proc else None
 
-    def check_alive(self, java: JavaRuntime, version: str) -> None:
+    def check_alive(self, java: JavaRuntime, version: str, phase: str = "during boot") -> None:
         """Raise a one-line error naming the cause if the JVM has exited."""
         if self.proc is None or (code := self.proc.poll()) is None:
             return
         reason = failure_reason(self.log_path)
-        message = f"{self.name} (Kafka {version}) exited with code {code} during boot: {reason}"
+        message = f"{self.name} (Kafka {version}) exited with code {code} {phase}: {reason}"
         if "UnsupportedClassVersionError" in reason or "has been compiled by a more recent" in reason:
             raise JavaError(f"Java {java.major} can't run Kafka {version}: {reason}", log=self.log_path)
         if "Address already in use" in reason or "BindException" in reason:
@@ -147,6 +149,8 @@ class ProcessCluster:
         self._zookeeper: JvmProcess | None = None
         self._zk_port: int | None = None
         self._brokers: list[JvmProcess] = []
+        self._phase = "during boot"
+        self._deadline = 0.0
         self.nodes: list[NodeLayout] = []
 
     # -- the Cluster protocol -------------------------------------------------
@@ -169,8 +173,13 @@ class ProcessCluster:
         return [p.pid for p in procs if p.pid is not None]
 
     # -- boot -------------------------------------------------------------------
+    def _remaining(self) -> float:
+        """Seconds left of the boot timeout: every wait of the boot shares one deadline."""
+        return max(0.0, self._deadline - time.monotonic())
+
     def boot(self) -> None:
         started = time.monotonic()
+        self._deadline = started + self.config.boot_timeout
         self._layout()
         classpath = self._classpath()
         flags = self._jvm_flags()
@@ -187,19 +196,18 @@ class ProcessCluster:
             )
             self._brokers.append(process)
             process.start()
-        deadline = started + self.config.boot_timeout
-        for node, process in zip(self.nodes, self._brokers):
+        for node in self.nodes:
             strategy = BrokerAnswers(node.port, expected=len(self.nodes), sasl=self.spec.sasl)
-            wait_until(strategy, timeout=max(1.0, deadline - time.monotonic()), log=node.log_path,
-                       alive=self.check_alive)
+            wait_until(strategy, timeout=self._remaining(), log=node.log_path, alive=self.check_alive)
             self.api_versions = self.api_versions or (strategy.api_versions or [])
             self._progress(f"broker {node.node_id} ready")
         self.boot_seconds = time.monotonic() - started
+        self._phase = "after boot"
 
     def check_alive(self) -> None:
         """Raise if any process of the cluster has exited."""
         for process in [*([self._zookeeper] if self._zookeeper else []), *self._brokers]:
-            process.check_alive(self.java, str(self.spec.version))
+            process.check_alive(self.java, str(self.spec.version), self._phase)
 
     def _layout(self) -> None:
         kraft = self.spec.mode == "kraft"
@@ -226,9 +234,7 @@ class ProcessCluster:
                  "-Dzookeeper.sasl.client=false", *labels(self.run_id)]
         flags += logging_files(self.artifacts.logging, self.run_dir)
         if self.spec.sasl is not None:
-            jaas = self.run_dir / "kafka_server_jaas.conf"
-            jaas.write_text(jaas_config(self.spec.sasl))
-            jaas.chmod(0o600)
+            jaas = write_private(self.run_dir / JAAS_FILE, jaas_config(self.spec.sasl))
             flags.append(f"-Djava.security.auth.login.config={jaas}")
         return flags
 
@@ -247,7 +253,7 @@ class ProcessCluster:
             "ZooKeeper", java_command(self.java, classpath, ZOOKEEPER_MAIN, [str(properties)], flags), log_path
         )
         self._zookeeper.start()
-        wait_until(ZooKeeperAnswers(self._zk_port), timeout=60, log=log_path, alive=self.check_alive)
+        wait_until(ZooKeeperAnswers(self._zk_port), timeout=self._remaining(), log=log_path, alive=self.check_alive)
 
     def _format_storage(self, classpath: str) -> None:
         """``kafka-storage format`` for every node, run side by side."""
@@ -266,10 +272,10 @@ class ProcessCluster:
             for tool in tools:
                 assert tool.proc is not None
                 try:
-                    code = tool.proc.wait(timeout=FORMAT_TIMEOUT)
+                    code = tool.proc.wait(timeout=self._remaining())
                 except subprocess.TimeoutExpired:
-                    raise BootError(f"{tool.name} did not finish in {FORMAT_TIMEOUT:.0f}s",
-                                    log=tool.log_path) from None
+                    raise BootError(f"{tool.name} did not finish within the boot timeout "
+                                    f"({self.config.boot_timeout:.0f}s)", log=tool.log_path) from None
                 if code != 0:
                     tool.check_alive(self.java, str(self.spec.version))
         finally:
@@ -278,7 +284,11 @@ class ProcessCluster:
 
     # -- teardown ---------------------------------------------------------------
     def stop(self) -> None:
-        """Brokers first (they talk to ZooKeeper while stopping), then ZooKeeper."""
+        """Brokers first (they talk to ZooKeeper while stopping), then ZooKeeper.
+
+        SIGTERM goes to every broker at once so they stop side by side; each
+        is then given the grace period before SIGKILL.
+        """
         for process in self._brokers:
             if process.proc is not None and process.proc.poll() is None:
                 with contextlib.suppress(ProcessLookupError):
@@ -286,9 +296,10 @@ class ProcessCluster:
         for process in self._brokers:
             process.stop(grace=STOP_GRACE)
         if self._zookeeper is not None:
-            self._zookeeper.stop(grace=2.0)
+            self._zookeeper.stop(grace=STOP_GRACE)
         self._ports.release(self._reserved)
         self._reserved = []
+        (self.run_dir / JAAS_FILE).unlink(missing_ok=True)  # logs stay; passwords don't
         if not self.config.keep_data:
             for node in self.nodes:
                 shutil.rmtree(node.data_dir, ignore_errors=True)
@@ -346,4 +357,4 @@ class ProcessProvider:
         return path
 
 
-__all__ = ["HarnessError", "ProcessCluster", "ProcessProvider"]
+__all__ = ["ProcessCluster", "ProcessProvider"]

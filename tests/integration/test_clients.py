@@ -13,17 +13,21 @@ import time
 import psutil
 import pytest
 
-from harness import ClusterSpec, HarnessError, SaslSpec, load_catalog
+from harness import ClusterSpec, HarnessError, KafkaVersion, SaslSpec, load_catalog
 from harness.clients import ConfigTarget, NewPartitions, NewTopic
 from harness.clients.java import JavaClient, Sidecar
 
-NEWEST = str(load_catalog().newest().version)
+CATALOG = load_catalog()
+NEWEST = str(CATALOG.newest().version)
 BROKERS = {"old": ("2.3", "zk"), "new": (NEWEST, "kraft")}
-JAVA = ["2.3.1", "4.4.0"]
+KIP_525_LANDED = KafkaVersion.parse("2.4")
+# Two of the catalog's Java clients: the last before KIP-525, and the newest.
+JAVA = [str(max(c.version for c in CATALOG.java_clients if c.version < KIP_525_LANDED)),
+        str(CATALOG.java_clients[-1].version)]
 KIP_525 = {"num_partitions", "replication_factor", "configs", "topic_config_error_code"}
 
 
-@pytest.fixture(params=sorted(BROKERS), scope="module")
+@pytest.fixture(params=sorted(BROKERS))
 def broker(request, kafka_cluster_factory):
     version, mode = BROKERS[request.param]
     return kafka_cluster_factory(ClusterSpec.of(version, mode))
@@ -83,7 +87,7 @@ def test_java_sidecar_records_versions_and_kip_525_fields(broker, admin_client_f
     assert result.request_version is not None and result.request_version <= broker_max
     outcome = result.resource(f"kc-java-{client_version}")
     assert outcome.error_name == "NONE", outcome
-    has_api = client_version >= "2.4"
+    has_api = KafkaVersion.parse(client_version).supports("create_topics_configs")
     assert ("num_partitions" in result.result_fields) is has_api
     if has_api and broker_max >= 5:
         assert outcome.fields["num_partitions"] == 2
@@ -92,7 +96,8 @@ def test_java_sidecar_records_versions_and_kip_525_fields(broker, admin_client_f
         assert outcome.fields["num_partitions.exception"]
     described = java.describe_configs([ConfigTarget("broker", "1")], include_synonyms=True,
                                       include_documentation=True)
-    assert ("include_documentation" in described.unsupported_options) is (client_version < "2.6")
+    assert ("include_documentation" in described.unsupported_options) is not KafkaVersion.parse(
+        client_version).supports("describe_configs_documentation")
     assert described.request_version is not None and described.request_version <= _offered(broker, 32).max_version
 
 
@@ -100,7 +105,7 @@ def test_java_sidecar_runs_create_partitions_and_list_topics(broker, admin_clien
     conn, offered = wire(broker)
     with conn:
         assert int(create_topic(conn, offered, "kc-java-grow").error_code) in (0, 36)
-    java = admin_client_factory(broker, "java:4.4.0")
+    java = admin_client_factory(broker, f"java:{JAVA[-1]}")
     grown = java.create_partitions([NewPartitions("kc-java-grow", 3)], validate_only=True)
     assert grown.resource("kc-java-grow").error_name == "NONE", grown
     listed = java.list_topics()
@@ -126,7 +131,7 @@ def test_confluent_records_what_librdkafka_sent(broker, admin_client_factory):
 SASL_USERS = (("alice", "alice-secret-pw"),)
 
 
-@pytest.mark.parametrize("client", ["wire", "confluent", "java:2.3.1", "java:4.4.0"])
+@pytest.mark.parametrize("client", ["wire", "confluent", *(f"java:{v}" for v in JAVA)])
 def test_every_client_records_the_same_authorization_error(kafka_cluster_factory, admin_client_factory, client,
                                                             kc_config):
     cluster = kafka_cluster_factory(ClusterSpec.of("3.9", "kraft", sasl=SaslSpec(users=SASL_USERS)))
@@ -139,15 +144,15 @@ def test_every_client_records_the_same_authorization_error(kafka_cluster_factory
         assert "alice-secret-pw" not in admin.sidecar.log_path.read_text(errors="replace")
 
 
-def test_a_crashed_sidecar_is_an_infra_error_then_restarts(broker, kc_config, tmp_path):
-    sidecar = Sidecar("4.4.0", kc_config)
+def test_a_crashed_sidecar_is_an_infra_error_then_restarts(kc_config):
+    sidecar = Sidecar(JAVA[-1], kc_config)
     try:
-        assert sidecar.call("version", None, {})["version"] == "4.4.0"
+        assert sidecar.call("version", None, {})["version"] == JAVA[-1]
         assert sidecar._proc is not None
         os.kill(sidecar._proc.pid, signal.SIGKILL)
         with pytest.raises(HarnessError, match="exited with code .* next call starts a new one.*log: "):
             sidecar.call("version", None, {})
-        assert sidecar.call("version", None, {})["version"] == "4.4.0"
+        assert sidecar.call("version", None, {})["version"] == JAVA[-1]
         assert sidecar.starts == 2
     finally:
         sidecar.close()
@@ -162,7 +167,7 @@ def _wait_until_stopped(pid: int) -> None:
 
 def test_a_hung_sidecar_is_detected_in_bounded_time(kc_config, monkeypatch):
     monkeypatch.setattr("harness.clients.java.CALL_TIMEOUT", 2.0)
-    sidecar = Sidecar("4.4.0", kc_config)
+    sidecar = Sidecar(JAVA[-1], kc_config)
     try:
         sidecar.call("version", None, {})
         assert sidecar._proc is not None

@@ -39,7 +39,8 @@ def test_a_broker_that_exits_during_boot(kc_config: HarnessConfig) -> None:
 
 def test_a_broker_that_is_never_ready_times_out(kc_config: HarnessConfig) -> None:
     provider = ProcessProvider(dataclasses.replace(kc_config, boot_timeout=0.5))
-    with pytest.raises(BootError, match=r"broker on 127.0.0.1:\d+ not ready after [0-9.]+s .*log: .*broker.log"):
+    # Every wait of the boot shares the deadline: whichever stage is running when it passes says so.
+    with pytest.raises(BootError, match=r"(not ready after [0-9.]+s|did not finish within the boot timeout).*log: "):
         provider.start(ClusterSpec.of("3.9", "kraft"))
     assert _left_running(provider) == []
 
@@ -93,7 +94,7 @@ def _labelled_children(pid: int) -> list[int]:
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
 def test_killing_the_harness_mid_boot_leaves_no_jvm(kc_config: HarnessConfig, sig: signal.Signals) -> None:
-    command = [sys.executable, "-c", "from harness.cli import main; main()",
+    command = [sys.executable, "-c", "from harness.cli import run; run()",
                "--cache-dir", str(kc_config.cache_dir), "--run-root", str(kc_config.run_root),
                "brokers", "up", "3.9", "--mode", "kraft", "--nodes", "3"]
     harness = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

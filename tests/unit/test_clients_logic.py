@@ -80,3 +80,12 @@ def test_sent_request_lines_are_parsed_and_nothing_else_kept() -> None:
     assert handler.version_since(mark, "CreateTopics") == 4
     assert handler.version_since(mark, "DescribeConfigs") is None
     assert handler.sent == [("CreateTopics", 4), ("SaslAuthenticate", 1)]
+
+
+def test_an_option_that_changes_the_call_is_never_dropped() -> None:
+    method = _OldExtension({"request_timeout"}, by_name=True)
+    dropped: list[str] = []
+    with pytest.raises(TypeError):
+        ConfluentClient._invoke(method, "x", {"validate_only": True, "request_timeout": 30}, dropped)
+    assert dropped == ["validate_only"]
+    assert all("validate_only" in call for call in method.seen)  # never retried without it

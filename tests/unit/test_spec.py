@@ -35,3 +35,22 @@ def test_equal_specs_are_equal_and_hashable() -> None:
 def test_bad_user_names_are_refused() -> None:
     with pytest.raises(ConfigError, match="JAAS"):
         SaslSpec(users=(('ev"il', "pw"),))
+
+
+def test_credentials_a_jaas_file_cant_carry_are_refused() -> None:
+    with pytest.raises(ConfigError, match="quote, backslash or newline"):
+        SaslSpec(users=(("bob", 'pa"ss'),))
+    with pytest.raises(ConfigError, match="is the super user"):
+        SaslSpec(users=(("admin", "pw"),))
+
+
+def test_sasl_specs_with_other_generated_passwords_are_equal() -> None:
+    assert ClusterSpec.of("3.9", sasl=SaslSpec()) == ClusterSpec.of("3.9", sasl=SaslSpec())
+
+
+def test_private_files_are_never_readable_by_others(tmp_path: Path) -> None:
+    from harness.render import write_private
+
+    path = write_private(tmp_path / "secret", "pw")
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.read_text() == "pw"

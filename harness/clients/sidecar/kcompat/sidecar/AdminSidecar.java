@@ -86,7 +86,7 @@ public final class AdminSidecar {
             } catch (Throwable t) {
                 JsonObject failure = new JsonObject();
                 failure.addProperty("class", t.getClass().getName());
-                failure.addProperty("message", String.valueOf(t.getMessage()));
+                failure.addProperty("message", String.valueOf(t.getMessage()).replace('\n', ' '));
                 answer.add("failure", failure);
             }
             out.println(answer);
@@ -189,11 +189,21 @@ public final class AdminSidecar {
         return found == null ? JsonNull.INSTANCE : new Gson().toJsonTree(found);
     }
 
+    private static String text(JsonObject object, String name) {
+        return object.has(name) && !object.get(name).isJsonNull() ? object.get(name).getAsString() : null;
+    }
+
+    /** One AdminClient per bootstrap, user and password: other credentials never reuse a login. */
+    private static String clientKey(JsonObject connection) {
+        String password = text(connection, "password");
+        return text(connection, "bootstrap") + "|" + text(connection, "username") + "|"
+            + (password == null ? "" : Integer.toHexString(password.hashCode()));
+    }
+
     private static AdminClient client(JsonObject connection) {
         String bootstrap = connection.get("bootstrap").getAsString();
-        String user = connection.has("username") && !connection.get("username").isJsonNull()
-            ? connection.get("username").getAsString() : null;
-        String key = bootstrap + "|" + user;
+        String user = text(connection, "username");
+        String key = clientKey(connection);
         AdminClient client = CLIENTS.get(key);
         if (client == null) {
             Properties props = new Properties();
@@ -201,7 +211,7 @@ public final class AdminSidecar {
             props.put("client.id", "kcompat-java");
             props.put("request.timeout.ms", "30000");
             if (user != null) {
-                String password = connection.get("password").getAsString();
+                String password = text(connection, "password");
                 props.put("security.protocol", "SASL_PLAINTEXT");
                 props.put("sasl.mechanism", "PLAIN");
                 props.put("sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required "
@@ -221,21 +231,34 @@ public final class AdminSidecar {
             result.addProperty("version", AppInfo.version());
             return result;
         }
-        AdminClient client = client(request.getAsJsonObject("connection"));
+        if ("close".equals(op)) {
+            AdminClient closing = CLIENTS.remove(clientKey(request.getAsJsonObject("connection")));
+            if (closing != null) {
+                closing.close();
+            }
+            return new JsonObject();
+        }
         Call call = new Call(op);
         int mark = SENT.size();
-        if ("create_topics".equals(op)) {
-            createTopics(client, args, call);
-        } else if ("describe_configs".equals(op)) {
-            describeConfigs(client, args, call);
-        } else if ("create_partitions".equals(op)) {
-            createPartitions(client, args, call);
-        } else if ("list_topics".equals(op)) {
-            listTopics(client, call);
-        } else if ("create_acls".equals(op)) {
-            createAcls(client, args, call);
-        } else {
-            throw new IllegalArgumentException("unknown op " + op);
+        try {
+            AdminClient client = client(request.getAsJsonObject("connection"));
+            if ("create_topics".equals(op)) {
+                createTopics(client, args, call);
+            } else if ("describe_configs".equals(op)) {
+                describeConfigs(client, args, call);
+            } else if ("create_partitions".equals(op)) {
+                createPartitions(client, args, call);
+            } else if ("list_topics".equals(op)) {
+                listTopics(client, call);
+            } else if ("create_acls".equals(op)) {
+                createAcls(client, args, call);
+            } else {
+                throw new IllegalStateException("unknown op " + op);
+            }
+        } catch (IllegalStateException e) {
+            throw e; // a request this sidecar can't parse: the harness's fault, not the client's
+        } catch (Throwable t) {
+            call.threw(t); // whatever the client (or this release's API) threw is the observation
         }
         call.result.add("request_version", sentVersion(mark, call.apiKey));
         return call.result;
@@ -260,7 +283,7 @@ public final class AdminSidecar {
         void threw(Throwable t) {
             Throwable cause = unwrap(t);
             result.addProperty("exception", cause.getClass().getName());
-            result.addProperty("exception_message", String.valueOf(cause.getMessage()));
+            result.addProperty("exception_message", String.valueOf(cause.getMessage()).replace('\n', ' '));
         }
     }
 
