@@ -28,7 +28,7 @@ from harness import ClusterSpec, HarnessConfig
 from harness.clients import ConfigTarget, Endpoint, NewTopic, client_for
 from harness.clients.java import Sidecar, close_sidecars
 from harness.providers.process import ProcessProvider
-from harness.wire import WireConnection, build_request, pick_version
+from harness.wire import WireConnection, build_request, nested_type, pick_version
 
 DESCRIBE_CONFIGS = 32
 
@@ -55,11 +55,9 @@ def main() -> None:
         raw = WireConnection(host, port)
         offered = {r.api_key: r for r in raw.api_versions()}
         version = pick_version(DESCRIBE_CONFIGS, offered)
-        resource_type = type(build_request(DESCRIBE_CONFIGS, version, resources=()))
-        module = __import__(resource_type.__module__, fromlist=["DescribeConfigsResource"])
-        request = build_request(DESCRIBE_CONFIGS, version, resources=(module.DescribeConfigsResource(
-            resource_type=2, resource_name="bench-topic", configuration_keys=None),), include_synonyms=False,
-            include_documentation=False)
+        resource = nested_type(DESCRIBE_CONFIGS, version, "DescribeConfigsResource", resources=())
+        request = build_request(DESCRIBE_CONFIGS, version, resources=(resource(
+            resource_type=2, resource_name="bench-topic", configuration_keys=None),))
 
         calls: dict[str, Callable[[], object]] = {"raw": lambda: raw.send(request)}
         for name, client in clients.items():

@@ -13,6 +13,7 @@ import io
 import itertools
 import socket
 import struct
+import sys
 from dataclasses import dataclass, fields
 from typing import Any, Self
 
@@ -103,6 +104,22 @@ def build_request(api_key: int, version: int, **values: Any) -> Any:
     return schema(**{key: value for key, value in values.items() if key in names})
 
 
+def nested_type(api_key: int, version: int, name: str, **empty: Any) -> Any:
+    """A nested entity class of a request version (``CreatableTopic`` of CreateTopics v5).
+
+    kio generates one module per version; the request built empty (``empty``
+    fills its required fields) leads to the module that holds its parts.
+    """
+    request_type = type(build_request(api_key, version, **empty))
+    return getattr(sys.modules[request_type.__module__], name)
+
+
+def metadata_request(version: int, topics: tuple[Any, ...] | None) -> Any:
+    """Metadata at ``version`` for ``topics`` (None: all), never creating topics."""
+    return build_request(METADATA, version, topics=topics, allow_auto_topic_creation=False,
+                         include_cluster_authorized_operations=False, include_topic_authorized_operations=False)
+
+
 class SaslRefused(WireError):
     """The broker answered the SASL exchange with a refusal (bad credentials): a Kafka answer, not a fault."""
 
@@ -185,12 +202,7 @@ class WireConnection:
 
     def metadata_brokers(self, broker: dict[int, ApiVersionRange]) -> list[int]:
         """The node ids a Metadata request (no topics) lists."""
-        version = pick_version(METADATA, broker)
-        request = build_request(
-            METADATA, version, topics=(), allow_auto_topic_creation=False,
-            include_cluster_authorized_operations=False, include_topic_authorized_operations=False,
-        )
-        response = self.send(request)
+        response = self.send(metadata_request(pick_version(METADATA, broker), ()))
         return sorted(int(b.node_id) for b in response.brokers)
 
     def _write_frame(self, payload: bytes) -> None:

@@ -15,7 +15,6 @@ import dataclasses
 import datetime
 import enum
 import functools
-import sys
 import uuid
 from collections.abc import Callable, Sequence
 from importlib.metadata import version as dist_version
@@ -24,7 +23,16 @@ from typing import Any, TypeVar, cast
 from kio.static.primitive import i32Timedelta
 
 from ..errors import ConfigError, WireError
-from ..wire import ApiVersionRange, SaslRefused, WireConnection, api_name, build_request, pick_version
+from ..wire import (
+    ApiVersionRange,
+    SaslRefused,
+    WireConnection,
+    api_name,
+    build_request,
+    metadata_request,
+    nested_type,
+    pick_version,
+)
 from .base import (
     CONFIG_SOURCES,
     CONFIG_TYPES,
@@ -83,8 +91,7 @@ def config_entry(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _nested(api_key: int, version: int, name: str) -> Callable[..., Any]:
-    request_type = type(build_request(api_key, version, **_EMPTY[api_key]))
-    factory: Callable[..., Any] = getattr(sys.modules[request_type.__module__], name)
+    factory: Callable[..., Any] = nested_type(api_key, version, name, **_EMPTY[api_key])
     return factory
 
 
@@ -162,9 +169,7 @@ class WireClient:
         """The controller's address (ZooKeeper brokers only accept creates there)."""
         conn, offered = self.connection()
         version = max(1, pick_version(METADATA, offered))
-        response = conn.send(build_request(METADATA, version, topics=(), allow_auto_topic_creation=False,
-                                           include_cluster_authorized_operations=False,
-                                           include_topic_authorized_operations=False))
+        response = conn.send(metadata_request(version, ()))
         brokers = {int(b.node_id): (b.host, int(b.port)) for b in response.brokers}
         return brokers.get(int(response.controller_id), self.endpoint.first)
 
@@ -274,9 +279,7 @@ class WireClient:
     def list_topics(self) -> AdminResult:
         conn, offered = self.connection()
         version = max(1, pick_version(METADATA, offered))
-        response = conn.send(build_request(METADATA, version, topics=None, allow_auto_topic_creation=False,
-                                           include_cluster_authorized_operations=False,
-                                           include_topic_authorized_operations=False))
+        response = conn.send(metadata_request(version, None))
         outcomes = tuple(ResourceOutcome.of(str(t.name), int(t.error_code), None,
                                             internal=bool(t.is_internal), partitions=len(t.partitions))
                          for t in sorted(response.topics, key=lambda t: str(t.name)))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +10,7 @@ import pytest
 from kio.static.primitive import i32Timedelta
 
 from harness.providers import Cluster
-from harness.wire import ApiVersionRange, WireConnection, build_request, pick_version
+from harness.wire import ApiVersionRange, WireConnection, build_request, nested_type, pick_version
 
 CREATE_TOPICS = 19
 
@@ -39,13 +38,10 @@ def create_topic(conn: WireConnection, offered: dict[int, ApiVersionRange], name
                  partitions: int = 1, replication: int = 1) -> Any:
     """CreateTopics at the highest common version; returns the topic's result entry."""
     version = pick_version(CREATE_TOPICS, offered)
-    request_type = type(build_request(CREATE_TOPICS, version, topics=(), timeout=i32Timedelta.parse(
-        datetime.timedelta(seconds=30))))
-    module = sys.modules[request_type.__module__]
-    topic = module.CreatableTopic(name=name, num_partitions=partitions, replication_factor=replication,
-                                  assignments=(), configs=())
-    request = build_request(CREATE_TOPICS, version, topics=(topic,),
-                            timeout=i32Timedelta.parse(datetime.timedelta(seconds=30)), validate_only=False)
+    timeout = i32Timedelta.parse(datetime.timedelta(seconds=30))
+    creatable = nested_type(CREATE_TOPICS, version, "CreatableTopic", topics=(), timeout=timeout)
+    topic = creatable(name=name, num_partitions=partitions, replication_factor=replication, assignments=(), configs=())
+    request = build_request(CREATE_TOPICS, version, topics=(topic,), timeout=timeout, validate_only=False)
     (result,) = conn.send(request).topics
     return result
 
