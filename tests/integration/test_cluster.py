@@ -17,9 +17,9 @@ def test_three_nodes_see_each_other(kafka_cluster_factory, wire, mode: str) -> N
             assert conn.metadata_brokers(offered) == [1, 2, 3]
 
 
-def test_a_topic_replicated_three_times(kafka_cluster_factory, wire, create_topic) -> None:
+def test_a_topic_replicated_three_times(kafka_cluster_factory, wire, create_topic, unique_topic) -> None:
     cluster = kafka_cluster_factory(ClusterSpec.of("3.9", "kraft", nodes=3))
     conn, offered = wire(cluster)
     with conn:
-        result = create_topic(conn, offered, "kc-replicated", partitions=3, replication=3)
+        result = create_topic(conn, offered, unique_topic("kc-replicated"), partitions=3, replication=3)
     assert int(result.error_code) == 0, result

@@ -18,7 +18,7 @@ POLICY_SOURCES = Path(__file__).resolve().parents[2] / "fixtures" / "plugins" / 
 
 
 @pytest.mark.parametrize(("version", "mode"), [("3.9", "kraft"), ("2.8", "zk"), ("0.11", "zk")])
-def test_sasl_users_and_acls(kafka_cluster_factory, wire, create_topic, version: str, mode: str) -> None:
+def test_sasl_users_and_acls(kafka_cluster_factory, wire, create_topic, unique_topic, version: str, mode: str) -> None:
     cluster = kafka_cluster_factory(ClusterSpec.of(version, mode, sasl=SaslSpec(users=USERS)))
     conn, offered = wire(cluster, user="alice", password="alice-secret")
     with conn:
@@ -28,13 +28,14 @@ def test_sasl_users_and_acls(kafka_cluster_factory, wire, create_topic, version:
     assert int(denied.error_code) == (TOPIC_AUTHORIZATION_FAILED if per_topic else CLUSTER_AUTHORIZATION_FAILED)
     admin, offered = wire(cluster)
     with admin:
-        assert int(create_topic(admin, offered, "kc-admin-topic").error_code) == 0
+        assert int(create_topic(admin, offered, unique_topic("kc-admin-topic")).error_code) == 0
     with pytest.raises(WireError, match="alice"):
         wire(cluster, user="alice", password="wrong")
 
 
 @pytest.mark.parametrize(("version", "mode"), [("3.9", "kraft"), ("0.11", "zk")])
-def test_create_topic_policy_from_extra_classpath(kafka_cluster_factory, kc_config, wire, create_topic, version: str,
+def test_create_topic_policy_from_extra_classpath(kafka_cluster_factory, kc_config, wire, create_topic, unique_topic,
+                                                  version: str,
                                                   mode: str) -> None:
     release = ClusterSpec.of(version, mode).release
     classes = compile_plugin(POLICY_SOURCES, ArtifactStore(kc_config).resolve(release), kc_config.cache_dir)
@@ -42,8 +43,8 @@ def test_create_topic_policy_from_extra_classpath(kafka_cluster_factory, kc_conf
                           server_properties={"create.topic.policy.class.name": "kcompat.plugins.RejectPrefixPolicy"})
     conn, offered = wire(kafka_cluster_factory(spec))
     with conn:
-        rejected = create_topic(conn, offered, "forbidden-topic")
-        allowed = create_topic(conn, offered, "allowed-topic")
+        rejected = create_topic(conn, offered, unique_topic("forbidden-topic"))
+        allowed = create_topic(conn, offered, unique_topic("allowed-topic"))
     assert int(rejected.error_code) == POLICY_VIOLATION
     if hasattr(rejected, "error_message"):  # CreateTopics v1+ carries the policy's message
         assert "kcompat policy" in (rejected.error_message or "")
