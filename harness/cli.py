@@ -20,6 +20,8 @@ from rich.table import Table
 
 from .artifacts import ArtifactStore, BrokerArtifacts
 from .catalog import BrokerRelease, Mode, load_catalog
+from .clients import AdminClient, AdminResult, ConfigTarget, Endpoint, NewPartitions, NewTopic, client_for
+from .clients.java import close_sidecars
 from .config import HarnessConfig
 from .errors import HarnessError
 from .java import select_java
@@ -335,6 +337,89 @@ def check_catalog() -> None:
     if drift:
         sys.exit(1)
     click.echo(f"catalog is current: {len(load_catalog().lines)} lines, newest {load_catalog().newest()}")
+
+
+@main.group()
+def clients() -> None:
+    """The client axis: what each client sends to, and gets from, a real broker."""
+
+
+def _default_clients() -> tuple[str, ...]:
+    java = load_catalog().java_clients
+    return ("wire", "confluent", f"java:{java[0].version}", f"java:{java[-1].version}")
+
+
+def client_cells(admin: AdminClient, topic: str) -> list[AdminResult]:
+    """One call of each admin operation, as a client would make it against a fresh topic."""
+    return [
+        admin.create_topics([NewTopic(f"{topic}-new", 2, 1)], validate_only=True),
+        admin.create_partitions([NewPartitions(topic, 2)], validate_only=True),
+        admin.describe_configs([ConfigTarget("topic", topic)], include_synonyms=True, include_documentation=True),
+        admin.list_topics(),
+    ]
+
+
+def _cell(result: AdminResult) -> str:
+    sent = "-" if result.request_version is None else f"v{result.request_version}"
+    if result.exception:
+        return f"{sent} {result.exception.rsplit('.', 1)[-1]}"
+    errors = {r.error_name for r in result.resources if r.error_code}
+    extra = []
+    if result.operation == "create_topics":  # KIP-525: offered by the client, and filled by the broker?
+        fields = [r.fields for r in result.resources]
+        if "configs" not in result.result_fields:
+            extra.append("no configs")
+        elif any(f.get("configs") for f in fields):
+            extra.append("+configs")
+        else:
+            failed = {str(f.get("configs.exception", "")).rsplit(".", 1)[-1] for f in fields} - {""}
+            extra.append(f"configs: {', '.join(sorted(failed)) or 'empty'}")
+    if result.operation == "describe_configs":
+        extra.append("+doc" if "configs.documentation" in result.result_fields else "no doc")
+    return " ".join([sent, *extra, *sorted(errors)])
+
+
+@clients.command("survey")
+@click.argument("version")
+@click.option("--mode", type=click.Choice(["kraft", "zk"]))
+@click.option("--client", "names", multiple=True, metavar="KIND[:VERSION]",
+              help="wire, confluent, java:<kafka-clients release> (default: wire, confluent, oldest and newest java)")
+@click.option("--json", "as_json", is_flag=True, help="One AdminResult record per line instead of the table.")
+@click.pass_context
+def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tuple[str, ...], as_json: bool) -> None:
+    """Boot one broker; show the request version each client sends and what it gets back."""
+    reporter = Reporter(as_json)
+    config = _config(ctx)
+
+    def work() -> None:
+        reap_orphans()
+        spec = ClusterSpec.of(version, cast(Mode | None, mode))
+        reporter.fetch(ArtifactStore(config), spec.release)
+        table = Table("client", "CreateTopics", "CreatePartitions", "DescribeConfigs", "Metadata",
+                      title=f"What each client sent to Kafka {spec.version} ({spec.mode}), and got")
+        try:
+            with reporter.boot(config, spec, "process") as cluster:
+                endpoint = Endpoint(cluster.bootstrap_servers)
+                seed = client_for("wire", endpoint, config)
+                seed.create_topics([NewTopic("kcompat-survey", 1, 1)])
+                seed.close()
+                for name in names or _default_clients():
+                    kind, _, client_version = name.partition(":")
+                    admin = client_for(kind, endpoint, config, version=client_version or None)
+                    try:
+                        results = client_cells(admin, "kcompat-survey")
+                    finally:
+                        admin.close()
+                    if as_json:
+                        for result in results:
+                            click.echo(json.dumps(result.as_json()))
+                    table.add_row(results[0].client_version, *(_cell(r) for r in results))
+        finally:
+            close_sidecars()
+        if not as_json:
+            Console().print(table)
+
+    _run(work)
 
 
 @brokers.command("reap")

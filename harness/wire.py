@@ -104,6 +104,15 @@ def build_request(api_key: int, version: int, **values: Any) -> Any:
     return schema(**{key: value for key, value in values.items() if key in names})
 
 
+def request_fields(api_key: int, version: int) -> frozenset[str]:
+    """The field names a request version has (``validate_only`` is not in CreateTopics v0)."""
+    try:
+        schema = load_request_schema(api_key, version)
+    except (UnknownAPIKey, UnknownEntity) as exc:
+        raise WireError(f"kio has no {api_name(api_key) or api_key} v{version} request") from exc
+    return frozenset(item.name for item in fields(schema))
+
+
 def nested_type(api_key: int, version: int, name: str, **empty: Any) -> Any:
     """A nested entity class of a request version (``CreatableTopic`` of CreateTopics v5).
 

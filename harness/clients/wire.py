@@ -32,6 +32,7 @@ from ..wire import (
     metadata_request,
     nested_type,
     pick_version,
+    request_fields,
 )
 from .base import (
     CONFIG_SOURCES,
@@ -54,6 +55,8 @@ ACL_OPERATIONS = {"ANY": 1, "ALL": 2, "READ": 3, "WRITE": 4, "CREATE": 5, "DELET
 ACL_PERMISSIONS = {"DENY": 2, "ALLOW": 3}
 ACL_PATTERNS = {"LITERAL": 3, "PREFIXED": 4}
 TIMEOUT = i32Timedelta.parse(datetime.timedelta(seconds=30))
+# Options that only ask for more detail: left out (and reported) where a version lacks them.
+DETAIL_OPTIONS = frozenset({"include_synonyms", "include_documentation"})
 _OUTCOME_KEYS = {"name", "error_code", "error_message", "resource_name", "resource_type"}
 
 
@@ -178,16 +181,28 @@ class WireClient:
             conn.close()
         self._connections.clear()
 
-    def _send(self, operation: str, api_key: int, version: int | None, build: Callable[[int], Any], *,
-              to_controller: bool = False) -> tuple[int, Any]:
-        """Send at ``version`` (default: highest common); a refusal of an unoffered version is data."""
+    def _send(self, operation: str, api_key: int, version: int | None, build: Callable[[int, dict[str, bool]], Any],
+              options: dict[str, bool], *, to_controller: bool = False) -> tuple[int, Any, tuple[str, ...]]:
+        """Send at ``version`` (default: highest common); return (version sent, response, options left out).
+
+        An option the version can't carry is left out and reported when it
+        only asks for detail (synonyms, documentation); when it changes what
+        the call does (``validate_only``), nothing is sent and the record says
+        why.  A refusal of a version the broker does not advertise is data.
+        """
         offered = self.api_versions()
         chosen = pick_version(api_key, offered) if version is None else version
-        request = build(chosen)  # an inexpressible request fails here, before any socket is touched
+        lacking = tuple(k for k, wanted in options.items() if wanted and k not in request_fields(api_key, chosen))
+        if any(k not in DETAIL_OPTIONS for k in lacking):
+            raise _Refused(AdminResult(operation, self.kind, self.version, None, exception="UnsupportedOption",
+                                       exception_message=f"{api_name(api_key)} v{chosen} can't carry "
+                                                         f"{', '.join(lacking)}; nothing was sent",
+                                       unsupported_options=lacking))
+        request = build(chosen, {k: v for k, v in options.items() if k not in lacking})
         address = self.controller() if to_controller else self.endpoint.first
         conn, _ = self.connection(address)
         try:
-            return chosen, conn.send(request)
+            return chosen, conn.send(request), lacking
         except WireError as exc:
             self._drop(address)
             advertised = offered.get(api_key)
@@ -208,7 +223,7 @@ class WireClient:
     @_observed
     def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False,
                       version: int | None = None) -> AdminResult:
-        def build(v: int) -> Any:
+        def build(v: int, options: dict[str, bool]) -> Any:
             topic, assignment, config = (_nested(CREATE_TOPICS, v, n) for n in
                                          ("CreatableTopic", "CreatableReplicaAssignment", "CreatableTopicConfig"))
             entities = tuple(topic(
@@ -219,9 +234,10 @@ class WireClient:
                                   for p, ids in sorted((t.assignments or {}).items())),
                 configs=tuple(config(name=k, value=val) for k, val in sorted(t.configs.items())),
             ) for t in topics)
-            return build_request(CREATE_TOPICS, v, topics=entities, timeout=TIMEOUT, validate_only=validate_only)
+            return build_request(CREATE_TOPICS, v, topics=entities, timeout=TIMEOUT, **options)
 
-        sent, response = self._send("create_topics", CREATE_TOPICS, version, build, to_controller=True)
+        sent, response, lacking = self._send("create_topics", CREATE_TOPICS, version, build,
+                                             {"validate_only": validate_only}, to_controller=True)
         outcomes = []
         for item in response.topics:
             raw = plain(item)
@@ -232,12 +248,12 @@ class WireClient:
                                                **fields))
         result_type = type(response.topics[0]) if response.topics else None
         return AdminResult("create_topics", self.kind, self.version, sent, tuple(outcomes),
-                           _result_fields(result_type) if result_type else ())
+                           _result_fields(result_type) if result_type else (), unsupported_options=lacking)
 
     @_observed
     def create_partitions(self, partitions: Sequence[NewPartitions], *, validate_only: bool = False,
                           version: int | None = None) -> AdminResult:
-        def build(v: int) -> Any:
+        def build(v: int, options: dict[str, bool]) -> Any:
             topic, assignment = (_nested(CREATE_PARTITIONS, v, n)
                                  for n in ("CreatePartitionsTopic", "CreatePartitionsAssignment"))
             entities = tuple(topic(
@@ -245,24 +261,26 @@ class WireClient:
                 assignments=None if p.assignments is None else
                 tuple(assignment(broker_ids=tuple(ids)) for ids in p.assignments),
             ) for p in partitions)
-            return build_request(CREATE_PARTITIONS, v, topics=entities, timeout=TIMEOUT, validate_only=validate_only)
+            return build_request(CREATE_PARTITIONS, v, topics=entities, timeout=TIMEOUT, **options)
 
-        sent, response = self._send("create_partitions", CREATE_PARTITIONS, version, build, to_controller=True)
+        sent, response, lacking = self._send("create_partitions", CREATE_PARTITIONS, version, build,
+                                             {"validate_only": validate_only}, to_controller=True)
         outcomes = tuple(ResourceOutcome.of(str(r.name), int(r.error_code), r.error_message)
                          for r in response.results)
-        return AdminResult("create_partitions", self.kind, self.version, sent, outcomes)
+        return AdminResult("create_partitions", self.kind, self.version, sent, outcomes, unsupported_options=lacking)
 
     @_observed
     def describe_configs(self, targets: Sequence[ConfigTarget], *, include_synonyms: bool = False,
                          include_documentation: bool = False, version: int | None = None) -> AdminResult:
-        def build(v: int) -> Any:
+        def build(v: int, options: dict[str, bool]) -> Any:
             resource = _nested(DESCRIBE_CONFIGS, v, "DescribeConfigsResource")
             entities = tuple(resource(resource_type=config_resource_type(t.resource_type),
                                       resource_name=t.name, configuration_keys=None) for t in targets)
-            return build_request(DESCRIBE_CONFIGS, v, resources=entities, include_synonyms=include_synonyms,
-                                 include_documentation=include_documentation)
+            return build_request(DESCRIBE_CONFIGS, v, resources=entities, **options)
 
-        sent, response = self._send("describe_configs", DESCRIBE_CONFIGS, version, build)
+        sent, response, lacking = self._send(
+            "describe_configs", DESCRIBE_CONFIGS, version, build,
+            {"include_synonyms": include_synonyms, "include_documentation": include_documentation})
         outcomes = []
         entry_fields: tuple[str, ...] = ()
         for item in response.results:
@@ -273,7 +291,7 @@ class WireClient:
             outcomes.append(ResourceOutcome.of(f"{_type_name(raw['resource_type'])}:{item.resource_name}",
                                                int(item.error_code), raw["error_message"], configs=configs))
         return AdminResult("describe_configs", self.kind, self.version, sent, tuple(outcomes),
-                           tuple(f"configs.{name}" for name in entry_fields))
+                           tuple(f"configs.{name}" for name in entry_fields), unsupported_options=lacking)
 
     @_observed
     def list_topics(self) -> AdminResult:
@@ -287,7 +305,7 @@ class WireClient:
 
     @_observed
     def create_acls(self, acls: Sequence[AclSpec], *, version: int | None = None) -> AdminResult:
-        def build(v: int) -> Any:
+        def build(v: int, options: dict[str, bool]) -> Any:
             creation = _nested(CREATE_ACLS, v, "AclCreation")
             entities = tuple(creation(
                 resource_type=ACL_RESOURCE_TYPES[a.resource_type], resource_name=a.resource_name,
@@ -300,7 +318,7 @@ class WireClient:
             ) for a in acls)
             return build_request(CREATE_ACLS, v, creations=entities)
 
-        sent, response = self._send("create_acls", CREATE_ACLS, version, build)
+        sent, response, _ = self._send("create_acls", CREATE_ACLS, version, build, {})
         outcomes = tuple(ResourceOutcome.of(a.label, int(r.error_code), r.error_message)
                          for a, r in zip(acls, response.results))
         return AdminResult("create_acls", self.kind, self.version, sent, outcomes)

@@ -186,3 +186,16 @@ def test_an_unresolvable_client_version_names_it(kc_config):
     sidecar = Sidecar("0.0.1", kc_config)
     with pytest.raises(HarnessError, match="kafka-clients 0.0.1"):
         sidecar.call("version", None, {})
+
+
+def test_wire_options_a_version_cant_carry(broker, admin_client_factory, unique_topic):
+    wire = admin_client_factory(broker, "wire")
+    detail = wire.describe_configs([ConfigTarget("broker", "1")], include_synonyms=True, include_documentation=True,
+                                   version=2)
+    assert detail.request_version == 2
+    assert detail.unsupported_options == ("include_documentation",)  # left out, and said so
+    assert detail.resource("broker:1").error_name == "NONE"
+    name = unique_topic("kc-dry-run-v0")
+    refused = wire.create_topics([NewTopic(name, 1, 1)], validate_only=True, version=0)
+    assert refused.exception == "UnsupportedOption" and refused.unsupported_options == ("validate_only",)
+    assert name not in {r.resource for r in wire.list_topics().resources}  # a dry run never became real
