@@ -168,10 +168,6 @@ class ProcessCluster:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def pids(self) -> list[int]:
-        procs = [*self._brokers, *([self._zookeeper] if self._zookeeper else [])]
-        return [p.pid for p in procs if p.pid is not None]
-
     # -- boot -------------------------------------------------------------------
     def _remaining(self) -> float:
         """Seconds left of the boot timeout: every wait of the boot shares one deadline."""
