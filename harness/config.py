@@ -16,6 +16,8 @@ from typing import Any
 
 import platformdirs
 
+from .errors import ConfigError
+
 ENV_PREFIX = "KCOMPAT_"
 
 
@@ -32,6 +34,16 @@ class HarnessConfig:
     """Seconds a cluster may take from launch to ready before it is an error."""
     keep_data: bool = False
     """Keep broker data directories after teardown (logs are always kept)."""
+    provider: str = "process"
+    """How brokers run: ``process`` (local JVMs) or ``container`` (Docker, via testcontainers)."""
+    reuse: bool = False
+    """Container provider: leave clusters running for the next run with an identical spec."""
+    images: str = ""
+    """Container provider: existing images per version, ``3.7.0=apache/kafka:3.7.0,...``."""
+    image_base: str = "offline"
+    """Base of built images: ``offline`` (a local JDK, no registry) or ``registry`` (eclipse-temurin)."""
+    pull: bool = False
+    """Container provider: allow pulling an image that is not local (never needed for built images)."""
 
     @classmethod
     def resolve(cls, **given: Any) -> HarnessConfig:
@@ -51,10 +63,23 @@ class HarnessConfig:
 def _coerce(name: str, value: Any) -> Any:
     if name in ("cache_dir", "run_root"):
         return Path(value).expanduser().absolute()
-    if name in ("offline", "keep_data"):
+    if name in ("offline", "keep_data", "reuse", "pull"):
         if isinstance(value, str):
             return value.strip().lower() in ("1", "true", "yes", "on")
         return bool(value)
     if name == "boot_timeout":
         return float(value)
+    if name == "image_base" and value not in ("offline", "registry"):
+        raise ConfigError(f"image_base is 'offline' or 'registry', not {value!r}")
     return value
+
+
+def image_overrides(text: str) -> dict[str, str]:
+    """``3.7.0=apache/kafka:3.7.0,2.8=my/kafka:2.8`` as {version or line: image}."""
+    overrides = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        version, sep, image = item.partition("=")
+        if not sep or not version.strip() or not image.strip():
+            raise ConfigError(f"image override {item!r} is not VERSION=IMAGE (e.g. 3.7.0=apache/kafka:3.7.0)")
+        overrides[version.strip()] = image.strip()
+    return overrides

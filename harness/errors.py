@@ -59,3 +59,11 @@ class BootError(HarnessError):
 
 class WireError(HarnessError):
     """A Kafka protocol exchange failed below the level of an error code."""
+
+
+class EngineError(HarnessError):
+    """No usable Docker engine, or the engine refused a request."""
+
+
+class ImageError(HarnessError):
+    """A broker image could not be built, found or inspected."""

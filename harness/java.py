@@ -41,6 +41,16 @@ class JavaRuntime:
         return f"{self.version} ({self.java})"
 
 
+def parse_java_version(output: str) -> tuple[str, int]:
+    """(version, feature release) from ``java -version`` output: ``1.8.0_402`` is 8, ``17.0.9`` is 17."""
+    match = _VERSION_LINE.search(output)
+    if match is None:
+        raise JavaError(f"no version in `java -version` output: {output.strip()[:200]!r}")
+    version = match.group("v")
+    parts = version.split(".")
+    return version, int(parts[1]) if parts[0] == "1" else int(re.split(r"\D", parts[0])[0])
+
+
 @functools.cache
 def inspect_java(java: Path) -> JavaRuntime:
     """Ask a ``java`` binary its version (``java -version`` prints to stderr)."""
@@ -50,12 +60,9 @@ def inspect_java(java: Path) -> JavaRuntime:
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise JavaError(f"can't run {java} -version: {exc}") from exc
-    match = _VERSION_LINE.search(done.stderr)
-    if done.returncode != 0 or match is None:
+    if done.returncode != 0 or _VERSION_LINE.search(done.stderr) is None:
         raise JavaError(f"{java} -version failed: {done.stderr.strip()[:200]}")
-    version = match.group("v")
-    parts = version.split(".")
-    major = int(parts[1]) if parts[0] == "1" else int(re.split(r"\D", parts[0])[0])
+    version, major = parse_java_version(done.stderr)
     return JavaRuntime(java.resolve(), major, version)
 
 

@@ -6,9 +6,10 @@ from collections.abc import Callable
 
 from ..config import HarnessConfig
 from .base import Cluster, Progress, Provider
+from .container import ContainerProvider
 from .process import ProcessProvider
 
-PROVIDERS: dict[str, Callable[..., Provider]] = {"process": ProcessProvider}
+PROVIDERS: dict[str, Callable[..., Provider]] = {"process": ProcessProvider, "container": ContainerProvider}
 
 
 def provider_for(

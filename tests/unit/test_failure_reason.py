@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.providers.process import failure_reason
+from harness.providers.cluster import failure_reason
 
 CASES = {
     "root cause wins": (

@@ -1,0 +1,88 @@
+"""The Docker engine: one connection, checked once, with errors that say what to do.
+
+Only this module, ``images`` and the container provider talk to Docker.  The
+engine is never asked to pull unless the user allowed it (``pull``): this
+machine's kind has no registry, and an unexpected pull would go to the public
+internet through the engine's resolver.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import TYPE_CHECKING, Any
+
+from .errors import EngineError
+
+if TYPE_CHECKING:
+    import docker
+
+START_HINT = "run scripts/docker.sh (installs docker.io, starts dockerd --bridge=none --iptables=false)"
+API_TIMEOUT = 300
+"""Seconds one engine request may take (an image build streams within it)."""
+
+LABEL_RUN = "io.kcompat.run"
+LABEL_OWNER = "io.kcompat.owner"
+LABEL_REUSE = "io.kcompat.reuse"
+LABEL_CLUSTER = "io.kcompat.cluster"
+LABEL_ROLE = "io.kcompat.role"
+LABEL_VERSION = "io.kcompat.kafka-version"
+LABEL_CONTENT = "io.kcompat.content-hash"
+
+
+def engine_address() -> str:
+    return os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+
+
+@functools.cache
+def client() -> docker.DockerClient:
+    """A connected client; ``EngineError`` (one line, with the fix) when there is no engine."""
+    try:
+        import docker
+        import docker.errors
+    except ImportError as exc:  # pragma: no cover - a dependency of the package
+        raise EngineError("the docker Python package is not installed",
+                          hint="pip install -e '.[test]'") from exc
+    try:
+        connected = docker.from_env(timeout=API_TIMEOUT)
+        connected.ping()
+    except docker.errors.DockerException as exc:
+        reason = str(exc).splitlines()[0][:200]
+        raise EngineError(f"no Docker engine answers at {engine_address()} ({reason})", hint=START_HINT) from exc
+    return connected
+
+
+def image_present(name: str) -> bool:
+    import docker.errors
+
+    try:
+        client().images.get(name)
+    except docker.errors.ImageNotFound:
+        return False
+    except docker.errors.APIError as exc:
+        raise EngineError(f"the engine could not inspect image {name}: {exc.explanation}") from exc
+    return True
+
+
+def has_bridge_network() -> bool:
+    """Ryuk publishes a port, which needs the default bridge (absent with ``--bridge=none``)."""
+    return bool(client().networks.list(names=["bridge"]))
+
+
+def containers(**label_values: str) -> list[Any]:
+    """Every container (running or not) carrying all the given ``label=value`` pairs."""
+    filters = [f"{key}={value}" if value else key for key, value in label_values.items()]
+    return list(client().containers.list(all=True, filters={"label": filters}))
+
+
+def remove(container: Any) -> None:
+    """Remove a container, whatever its state; a vanished one is fine."""
+    import docker.errors
+
+    try:
+        container.remove(force=True, v=True)
+    except docker.errors.NotFound:
+        pass
+    except docker.errors.APIError as exc:
+        if "already in progress" not in str(exc):
+            raise EngineError(f"could not remove container {container.name}: {exc.explanation}") from exc

@@ -1,0 +1,239 @@
+"""Broker images: built locally from the process provider's artifacts, or named by the user.
+
+Two build paths, one layout (``docker/broker.Dockerfile``):
+
+* ``offline`` (default): the base is imported from the JDK the process
+  provider would pick (``harness.rootfs``), tagged ``kcompat/jre:<major>-<hash>``.
+* ``registry``: the base is ``eclipse-temurin:<major>-jre``, pulled by the build.
+
+On top go the Maven-resolved jars of the version.  Tags are
+``kcompat/kafka:<version>-<hash>`` where the hash covers the Dockerfile, the
+base image id and every jar's SHA-256, so an unchanged version is never rebuilt
+(a warm call is one engine lookup).  Builds of one version are serialised by a
+file lock, so xdist workers asking at once build it once.
+
+A user may instead name an existing image per version (``images`` setting,
+e.g. ``3.7.0=apache/kafka:3.7.0``); it must have Kafka's jars in
+``/opt/kafka/libs`` and ``java`` on its PATH, as apache/kafka does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from . import engine
+from .artifacts import ArtifactStore
+from .catalog import BrokerRelease
+from .config import HarnessConfig, image_overrides
+from .errors import ImageError
+from .java import JavaRuntime, parse_java_version, select_java
+from .locking import exclusive
+from .rootfs import JAVA_HOME, fingerprint, write_rootfs
+
+DOCKERFILE = Path(__file__).resolve().parents[1] / "docker" / "broker.Dockerfile"
+LIBS = PurePosixPath("/opt/kafka/libs")
+LAYOUT = "1"
+"""Bumped when the image layout changes, so every tag changes with it."""
+BUILD_LOCK_TIMEOUT = 900.0
+
+
+@dataclass(frozen=True)
+class BrokerImage:
+    """An image a broker container runs: its tag, its Java, its classpath inside."""
+
+    tag: str
+    release: BrokerRelease
+    java: JavaRuntime
+    classpath: str
+    built: bool
+    """False for an image the user named (used as it is)."""
+    build_seconds: float = 0.0
+    """Time this call spent building (0.0 when the image was already there)."""
+
+
+def flat_names(jars: list[Path]) -> list[str]:
+    """File names for ``libs/``: the jar's own name, prefixed by its group path when two collide."""
+    names = [jar.name for jar in jars]
+    taken: set[str] = set()
+    result = []
+    for jar, name in zip(jars, names, strict=True):
+        if names.count(name) > 1 or name in taken:
+            name = "-".join(jar.parts[-4:-2]) + "-" + name  # .../<group>/<artifact>/<version>/<file>
+        taken.add(name)
+        result.append(name)
+    return result
+
+
+def content_hash(dockerfile: str, base_id: str, jars: list[tuple[str, str]]) -> str:
+    """What an image is made of: layout, Dockerfile, base, (name, SHA-256) of each jar in order."""
+    digest = hashlib.sha256(f"layout {LAYOUT}\n{dockerfile}\nbase {base_id}\n".encode())
+    for name, sha in jars:
+        digest.update(f"{name} {sha}\n".encode())
+    return digest.hexdigest()
+
+
+def registry_base(major: int) -> str:
+    return f"eclipse-temurin:{major}-jre"
+
+
+class ImageBuilder:
+    """Finds or builds the image of a broker release."""
+
+    def __init__(self, config: HarnessConfig, *, progress: Any = None):
+        self.config = config
+        self.store = ArtifactStore(config)
+        self.overrides = image_overrides(config.images)
+        self._progress = progress or (lambda line: None)
+        self.directory = config.cache_dir / "docker"
+
+    # -- the public entry ------------------------------------------------------
+    def image_for(self, release: BrokerRelease) -> BrokerImage:
+        named = self.overrides.get(str(release.version)) or self.overrides.get(str(release.line.line))
+        if named is not None:
+            return self._existing(named, release)
+        return self.build(release)
+
+    def build(self, release: BrokerRelease) -> BrokerImage:
+        """The ``kcompat/kafka`` image of ``release``, built if its content changed."""
+        artifacts = self.store.resolve(release)
+        java = select_java(release.line.java, self.config.cache_dir, offline=self.config.offline,
+                           what=f"Kafka {release.version}")
+        self.directory.mkdir(parents=True, exist_ok=True)
+        with exclusive(self.directory / f"kafka-{release.version}", timeout=BUILD_LOCK_TIMEOUT,
+                       waiting_for=f"to build the image of Kafka {release.version}"):
+            started = time.monotonic()
+            base, base_id = self._base(java)
+            manifest = json.loads(self.store.manifest_path(release).read_text())
+            jars = [Path(entry["path"]) for entry in manifest["jars"]]
+            names = flat_names(jars)
+            dockerfile = DOCKERFILE.read_text()
+            digest = content_hash(dockerfile, base_id, [(n, e["sha256"]) for n, e in zip(names, manifest["jars"],
+                                                                                          strict=True)])
+            tag = f"kcompat/kafka:{release.version}-{digest[:12]}"
+            classpath = ":".join(str(LIBS / name) for name in names)
+            inside = JavaRuntime(Path(JAVA_HOME) / "bin" / "java", java.major, java.version)
+            if engine.image_present(tag):
+                return BrokerImage(tag, release, inside, classpath, built=True)
+            self._progress(f"building {tag} on {base}")
+            context = self._context(release, jars, names, classpath, dockerfile)
+            try:
+                self._docker_build(context, tag, base, {
+                    engine.LABEL_VERSION: str(release.version), engine.LABEL_CONTENT: digest,
+                    "io.kcompat.java": java.version,
+                })
+            finally:
+                shutil.rmtree(context, ignore_errors=True)
+            return BrokerImage(tag, release, inside, classpath, built=True,
+                               build_seconds=time.monotonic() - started)
+
+    # -- bases -------------------------------------------------------------------
+    def _base(self, java: JavaRuntime) -> tuple[str, str]:
+        """(name, id) of the base image for ``java``, imported from it when offline."""
+        if self.config.image_base == "registry":
+            name = registry_base(java.major)
+            return name, name  # the build pulls it; its digest is the registry's business
+        tag = f"kcompat/jre:{java.major}-{fingerprint(java)[:12]}"
+        with exclusive(self.directory / f"jre-{java.major}", timeout=BUILD_LOCK_TIMEOUT,
+                       waiting_for=f"to import the Java {java.major} base image"):
+            if not engine.image_present(tag):
+                self._import_base(java, tag)
+            return tag, str(engine.client().images.get(tag).id)
+
+    def _import_base(self, java: JavaRuntime, tag: str) -> None:
+        import docker.errors
+
+        self._progress(f"importing {tag} from {java.home}")
+        tar = self.directory / f"rootfs-{java.major}-{os.getpid()}.tar"
+        try:
+            write_rootfs(java, tar)
+            repository, _, version = tag.partition(":")
+            engine.client().api.import_image_from_file(
+                str(tar), repository=repository, tag=version,
+                changes=[f"ENV JAVA_HOME={JAVA_HOME}", f"ENV PATH={JAVA_HOME}/bin:/usr/bin:/bin",
+                         f"LABEL io.kcompat.java={java.version}"],
+            )
+        except docker.errors.APIError as exc:
+            raise ImageError(f"could not import the Java {java.major} base image {tag}: {exc.explanation}") from exc
+        except (docker.errors.DockerException, OSError) as exc:
+            raise ImageError(f"could not import the Java {java.major} base image {tag}: {exc}") from exc
+        finally:
+            tar.unlink(missing_ok=True)
+        if not engine.image_present(tag):
+            raise ImageError(f"docker import of {tag} reported no error but the image is absent")
+
+    # -- the broker layer ----------------------------------------------------------
+    def _context(self, release: BrokerRelease, jars: list[Path], names: list[str], classpath: str,
+                 dockerfile: str) -> Path:
+        context = self.directory / "contexts" / f"kafka-{release.version}-{os.getpid()}"
+        shutil.rmtree(context, ignore_errors=True)
+        (context / "libs").mkdir(parents=True)
+        for jar, name in zip(jars, names, strict=True):
+            target = context / "libs" / name
+            try:
+                os.link(jar, target)  # same file system as the cache: no copy
+            except OSError:
+                shutil.copy2(jar, target)
+        (context / "classpath").write_text(classpath + "\n")
+        (context / "Dockerfile").write_text(dockerfile)
+        return context
+
+    def _docker_build(self, context: Path, tag: str, base: str, labels: dict[str, str]) -> None:
+        import docker.errors
+
+        log = self.directory / f"build-{tag.replace('/', '_').replace(':', '_')}.log"
+        try:
+            _, lines = engine.client().images.build(
+                path=str(context), tag=tag, buildargs={"BASE": base}, labels=labels, rm=True, forcerm=True,
+                pull=self.config.image_base == "registry" and self.config.pull,
+            )
+            log.write_text("".join(str(line.get("stream", "")) for line in lines))
+        except docker.errors.BuildError as exc:
+            log.write_text("".join(str(line.get("stream", line.get("error", ""))) for line in exc.build_log))
+            hint = ("the registry base must be pullable; use image_base=offline on machines without one"
+                    if self.config.image_base == "registry" else None)
+            raise ImageError(f"docker build of {tag} failed: {exc.msg}", log=log, hint=hint) from exc
+        except docker.errors.APIError as exc:
+            raise ImageError(f"docker build of {tag} failed: {exc.explanation}", log=log) from exc
+
+    # -- images the user named ------------------------------------------------------
+    def _existing(self, name: str, release: BrokerRelease) -> BrokerImage:
+        import docker.errors
+
+        if not engine.image_present(name):
+            if not self.config.pull:
+                raise ImageError(f"image {name} (given for Kafka {release.version}) is not on this engine",
+                                 hint=f"docker pull {name}, or allow pulling with KCOMPAT_PULL=1 / --kc-pull")
+            self._progress(f"pulling {name}")
+            try:
+                engine.client().images.pull(name)
+            except docker.errors.APIError as exc:
+                raise ImageError(f"could not pull {name}: {exc.explanation}") from exc
+        return BrokerImage(name, release, self._image_java(name), f"{LIBS}/*", built=False)
+
+    def _image_java(self, name: str) -> JavaRuntime:
+        """Ask the image's ``java -version`` (once per image id, cached on disk)."""
+        import docker.errors
+
+        image_id = str(engine.client().images.get(name).id)
+        cache = self.directory / "java-of-images.json"
+        known: dict[str, list[Any]] = json.loads(cache.read_text()) if cache.is_file() else {}
+        if image_id not in known:
+            try:
+                output = engine.client().containers.run(name, ["java", "-version"], remove=True, stdout=True,
+                                                        stderr=True, network_mode="none", entrypoint=[])
+            except docker.errors.DockerException as exc:
+                raise ImageError(f"`java -version` does not run in image {name}: {exc}",
+                                 hint="an image needs java on its PATH and Kafka's jars in /opt/kafka/libs") from exc
+            version, major = parse_java_version(output.decode(errors="replace"))
+            known[image_id] = [version, major]
+            self.directory.mkdir(parents=True, exist_ok=True)
+            cache.write_text(json.dumps(known))
+        version, major = known[image_id]
+        return JavaRuntime(Path("java"), int(major), str(version))

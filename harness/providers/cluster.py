@@ -1,0 +1,323 @@
+"""The boot sequence every provider shares; providers differ only in how a JVM runs.
+
+A cluster is laid out (ports, directories, ``server.properties``), then
+ZooKeeper is started or KRaft storage formatted, then the brokers, then each is
+waited for by ApiVersions + Metadata under one deadline.  ``JvmCluster`` owns
+that sequence; a provider subclass supplies ``_jvm`` (a process, a container).
+The JVM command is identical in both: same main class, same flags, same
+rendered files; a container mounts the run directory at the same path.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol, Self, TypeVar
+
+from ..config import HarnessConfig
+from ..errors import BootError, JavaError, PortError
+from ..java import JavaRuntime
+from ..ports import PortAllocator
+from ..readiness import BrokerAnswers, ZooKeeperAnswers, wait_until
+from ..render import (
+    HOST,
+    NodeLayout,
+    broker_properties,
+    jaas_config,
+    logging_files,
+    new_cluster_id,
+    render_properties,
+    write_private,
+    zookeeper_properties,
+)
+from ..spec import ClusterSpec
+from ..wire import ApiVersionRange
+from .base import BrokerEndpoint, Progress
+
+BROKER_MAIN = "kafka.Kafka"
+ZOOKEEPER_MAIN = "org.apache.zookeeper.server.ZooKeeperServerMain"
+STORAGE_TOOL_MAIN = "kafka.tools.StorageTool"
+BROKER_HEAP = ["-Xms256m", "-Xmx1g"]
+TOOL_HEAP = ["-Xms64m", "-Xmx256m"]
+STOP_GRACE = 2.0
+JAAS_FILE = "kafka_server_jaas.conf"
+C = TypeVar("C", bound="JvmCluster")
+_EXCEPTION = re.compile(r"\b(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)\b.*")
+
+
+def _tail(path: Path, lines: int = 200) -> list[str]:
+    try:
+        return path.read_text(errors="replace").splitlines()[-lines:]
+    except OSError:
+        return []
+
+
+def failure_reason(log: Path) -> str:
+    """The most telling line of a dead JVM's log: its exception, else its last line."""
+    tail = [line.strip() for line in _tail(log) if line.strip()]
+    found = [(line, match.group(0)) for line in tail
+             if not line.startswith("at ") and (match := _EXCEPTION.search(line))]
+    causes = [text for line, text in found if line.startswith("Caused by:")]
+    if causes:  # the root cause of the last failure
+        return causes[-1][:300]
+    if found:
+        return found[0][1][:300]
+    return tail[-1][:300] if tail else "no output"
+
+
+class Jvm(Protocol):
+    """One JVM of a cluster, however it runs; its output goes to ``log_path``."""
+
+    name: str
+    log_path: Path
+
+    def start(self) -> None: ...
+
+    def exit_code(self) -> int | None:
+        """None while it runs; once it has exited, its code (with its log complete)."""
+
+    def terminate(self) -> None:
+        """Ask it to stop (SIGTERM) without waiting."""
+
+    def wait(self, timeout: float) -> int | None:
+        """Its exit code, or None if it still runs after ``timeout`` seconds."""
+
+    def stop(self, grace: float) -> None:
+        """SIGTERM, up to ``grace`` seconds, then SIGKILL; safe to call twice."""
+
+
+class JvmCluster:
+    """A cluster booted by the shared sequence; subclasses say how a JVM starts."""
+
+    provider = "abstract"
+
+    def __init__(
+        self,
+        spec: ClusterSpec,
+        *,
+        run_dir: Path,
+        java: JavaRuntime,
+        classpath: str,
+        logging: str,
+        ports: PortAllocator,
+        config: HarnessConfig,
+        progress: Progress,
+    ):
+        self.spec = spec
+        self.run_dir = run_dir
+        self.java = java
+        self.config = config
+        self.boot_seconds = 0.0
+        self.api_versions: list[ApiVersionRange] = []
+        self.nodes: list[NodeLayout] = []
+        self._classpath = ":".join([classpath, *(str(p) for p in spec.extra_classpath)])
+        self._logging = logging
+        self._ports = ports
+        self._reserved: list[int] = []
+        self._progress = progress
+        self._zookeeper: Jvm | None = None
+        self._zk_port: int | None = None
+        self._brokers: list[Jvm] = []
+        self._phase = "during boot"
+        self._deadline = 0.0
+
+    # -- what a provider supplies ------------------------------------------------
+    def _jvm(self, name: str, command: list[str], log_path: Path, role: str) -> Jvm:
+        raise NotImplementedError
+
+    def _labels(self) -> list[str]:
+        """JVM flags that mark a process as this run's (see ``harness.reaper``)."""
+        return []
+
+    # -- the Cluster protocol -------------------------------------------------------
+    @property
+    def brokers(self) -> Sequence[BrokerEndpoint]:
+        return [BrokerEndpoint(n.node_id, HOST, n.port, n.log_path) for n in self.nodes]
+
+    @property
+    def bootstrap_servers(self) -> str:
+        return ",".join(f"{HOST}:{node.port}" for node in self.nodes)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- boot ---------------------------------------------------------------------------
+    def _remaining(self) -> float:
+        """Seconds left of the boot timeout: every wait of the boot shares one deadline."""
+        return max(0.0, self._deadline - time.monotonic())
+
+    def _command(self, main: str, args: list[str], flags: list[str]) -> list[str]:
+        return [str(self.java.java), *flags, "-cp", self._classpath, main, *args]
+
+    def boot(self) -> None:
+        started = time.monotonic()
+        self._deadline = started + self.config.boot_timeout
+        self._layout()
+        if self.spec.mode == "zk":
+            self._start_zookeeper()
+        else:
+            self._format_storage()
+        flags = self._broker_flags()
+        for node in self.nodes:
+            self._progress(f"starting broker {node.node_id} on {HOST}:{node.port}")
+            jvm = self._jvm(f"broker {node.node_id}", self._command(BROKER_MAIN, [str(node.properties_path)], flags),
+                            node.log_path, f"broker-{node.node_id}")
+            self._brokers.append(jvm)
+            jvm.start()
+        self.wait_ready()
+        self.boot_seconds = time.monotonic() - started
+        self._phase = "after boot"
+
+    def wait_ready(self) -> None:
+        for node in self.nodes:
+            strategy = BrokerAnswers(node.port, expected=len(self.nodes), sasl=self.spec.sasl)
+            wait_until(strategy, timeout=self._remaining(), log=node.log_path, alive=self.check_alive)
+            self.api_versions = self.api_versions or (strategy.api_versions or [])
+            self._progress(f"broker {node.node_id} ready")
+
+    def check_alive(self) -> None:
+        """Raise a one-line error naming the cause if any JVM of the cluster has exited."""
+        for jvm in [*([self._zookeeper] if self._zookeeper else []), *self._brokers]:
+            self._raise_if_exited(jvm)
+
+    def _raise_if_exited(self, jvm: Jvm) -> None:
+        if (code := jvm.exit_code()) is None:
+            return
+        reason = failure_reason(jvm.log_path)
+        version = self.spec.version
+        message = f"{jvm.name} (Kafka {version}, {self.provider}) exited with code {code} {self._phase}: {reason}"
+        if "UnsupportedClassVersionError" in reason or "has been compiled by a more recent" in reason:
+            raise JavaError(f"Java {self.java.major} can't run Kafka {version}: {reason}", log=jvm.log_path)
+        if "Address already in use" in reason or "BindException" in reason:
+            raise PortError(message, log=jvm.log_path)
+        raise BootError(message, log=jvm.log_path)
+
+    def _layout(self) -> None:
+        kraft = self.spec.mode == "kraft"
+        per_node = 2 if kraft else 1
+        self._reserved = self._ports.allocate(self.spec.nodes * per_node + (0 if kraft else 1))
+        ports = iter(self._reserved)
+        if not kraft:
+            self._zk_port = next(ports)
+        for node_id in range(1, self.spec.nodes + 1):
+            directory = self.run_dir / f"node-{node_id}"
+            directory.mkdir(parents=True, exist_ok=True)
+            port = next(ports)
+            self.nodes.append(NodeLayout(node_id, port, next(ports) if kraft else None, directory))
+        for node in self.nodes:
+            properties = broker_properties(self.spec, node, self.nodes, zk_port=self._zk_port)
+            node.properties_path.write_text(render_properties(properties))
+
+    def _broker_flags(self) -> list[str]:
+        flags = [*BROKER_HEAP, "-XX:+UseG1GC", "-Djava.awt.headless=true",
+                 "-Dzookeeper.sasl.client=false", *self._labels()]
+        flags += logging_files(self._logging, self.run_dir)
+        if self.spec.sasl is not None:
+            jaas = write_private(self.run_dir / JAAS_FILE, jaas_config(self.spec.sasl))
+            flags.append(f"-Djava.security.auth.login.config={jaas}")
+        return flags
+
+    def _start_zookeeper(self) -> None:
+        assert self._zk_port is not None
+        directory = self.run_dir / "zookeeper"
+        directory.mkdir(parents=True, exist_ok=True)
+        properties = directory / "zookeeper.properties"
+        properties.write_text(render_properties(zookeeper_properties(self._zk_port, directory / "data")))
+        log_path = directory / "zookeeper.log"
+        # ZooKeeper 3.4 registers log4j 1's JMX beans, which reload4j lacks.
+        flags = [*TOOL_HEAP, "-Dzookeeper.jmx.log4j.disable=true", *self._labels(),
+                 *logging_files(self._logging, directory)]
+        self._progress(f"starting ZooKeeper on {HOST}:{self._zk_port}")
+        self._zookeeper = self._jvm("ZooKeeper", self._command(ZOOKEEPER_MAIN, [str(properties)], flags),
+                                    log_path, "zookeeper")
+        self._zookeeper.start()
+        wait_until(ZooKeeperAnswers(self._zk_port), timeout=self._remaining(), log=log_path, alive=self.check_alive)
+
+    def _format_storage(self) -> None:
+        """``kafka-storage format`` for every node, run side by side."""
+        cluster_id = new_cluster_id()
+        self._progress(f"formatting KRaft storage (cluster id {cluster_id})")
+        flags = [*TOOL_HEAP, *self._labels(), *logging_files(self._logging, self.run_dir)]
+        tools = []
+        for node in self.nodes:
+            args = ["format", f"--cluster-id={cluster_id}", "-c", str(node.properties_path), "--ignore-formatted"]
+            tool = self._jvm(f"storage format of node {node.node_id}",
+                             self._command(STORAGE_TOOL_MAIN, args, flags), node.directory / "format.log",
+                             f"format-{node.node_id}")
+            tool.start()
+            tools.append(tool)
+        try:
+            for tool in tools:
+                code = tool.wait(self._remaining())
+                if code is None:
+                    raise BootError(f"{tool.name} did not finish within the boot timeout "
+                                    f"({self.config.boot_timeout:.0f}s)", log=tool.log_path)
+                if code != 0:
+                    self._raise_if_exited(tool)
+        finally:
+            for tool in tools:
+                tool.stop(grace=0)
+
+    # -- teardown -------------------------------------------------------------------------
+    def stop(self) -> None:
+        """Brokers first (they talk to ZooKeeper while stopping), then ZooKeeper.
+
+        SIGTERM goes to every broker at once so they stop side by side; each
+        is then given the grace period before SIGKILL.
+        """
+        for jvm in self._brokers:
+            jvm.terminate()
+        for jvm in self._brokers:
+            jvm.stop(grace=STOP_GRACE)
+        if self._zookeeper is not None:
+            self._zookeeper.stop(grace=STOP_GRACE)
+        self._ports.release(self._reserved)
+        self._reserved = []
+        (self.run_dir / JAAS_FILE).unlink(missing_ok=True)  # logs stay; passwords don't
+        if not self.config.keep_data:
+            for node in self.nodes:
+                shutil.rmtree(node.data_dir, ignore_errors=True)
+            shutil.rmtree(self.run_dir / "zookeeper" / "data", ignore_errors=True)
+
+
+def boot_with_retry(make: Callable[[], C], progress: Progress) -> C:
+    """Boot a fresh cluster from ``make``; once more if a port was taken between allocation and bind.
+
+    On any failure the cluster is stopped before the error propagates, so
+    nothing is left running.
+    """
+    for attempt in (1, 2):
+        cluster = make()
+        try:
+            cluster.boot()
+            return cluster
+        except PortError:
+            cluster.stop()
+            if attempt == 2:
+                raise
+            progress("a port was taken under us; retrying with new ports")
+        except BaseException:
+            cluster.stop()
+            raise
+    raise AssertionError("unreachable")
+
+
+class RunDirs:
+    """``<run_root>/<run id>/<spec label>-<pid>-<n>``: one fresh directory per cluster."""
+
+    def __init__(self, config: HarnessConfig, run_id: str):
+        self.root = config.run_root / run_id
+        self._sequence = 0
+
+    def new(self, spec: ClusterSpec) -> Path:
+        self._sequence += 1
+        path = self.root / f"{spec.label}-{os.getpid()}-{self._sequence}"
+        path.mkdir(parents=True, exist_ok=True)
+        return path
