@@ -23,7 +23,7 @@ from .catalog import BrokerRelease, Mode, load_catalog
 from .clients import AdminClient, AdminResult, ConfigTarget, Endpoint, NewPartitions, NewTopic, client_for
 from .clients.java import close_sidecars
 from .config import HarnessConfig
-from .errors import HarnessError
+from .errors import EngineError, HarnessError
 from .java import select_java
 from .providers import PROVIDERS, provider_for
 from .providers.base import Cluster
@@ -89,12 +89,23 @@ def _config(ctx: click.Context) -> HarnessConfig:
 @click.option("--run-root", type=click.Path(path_type=Path), help="Where run directories and logs go [KCOMPAT_RUN_ROOT].")
 @click.option("--offline", is_flag=True, default=None, help="Use only the cache [KCOMPAT_OFFLINE].")
 @click.option("--boot-timeout", type=float, help="Seconds a cluster may take to be ready [KCOMPAT_BOOT_TIMEOUT].")
+@click.option("--provider", type=click.Choice(sorted(PROVIDERS)),
+              help="How brokers run: local JVMs or Docker containers [KCOMPAT_PROVIDER; default process].")
+@click.option("--reuse", is_flag=True, default=None,
+              help="Containers: leave clusters running for the next run with the same spec [KCOMPAT_REUSE].")
+@click.option("--images", metavar="VERSION=IMAGE,...",
+              help="Containers: existing images to use per version, e.g. 3.7.0=apache/kafka:3.7.0 [KCOMPAT_IMAGES].")
+@click.option("--image-base", type=click.Choice(["offline", "registry"]),
+              help="Containers: base of built images: a local JDK, or eclipse-temurin [KCOMPAT_IMAGE_BASE].")
+@click.option("--pull", is_flag=True, default=None, help="Containers: allow pulling missing images [KCOMPAT_PULL].")
 @click.pass_context
 def main(ctx: click.Context, cache_dir: Path | None, run_root: Path | None, offline: bool | None,
-         boot_timeout: float | None) -> None:
+         boot_timeout: float | None, provider: str | None, reuse: bool | None, images: str | None,
+         image_base: str | None, pull: bool | None) -> None:
     """kcompat: Apache Kafka admin-API compatibility harness."""
-    ctx.obj = HarnessConfig.resolve(cache_dir=cache_dir, run_root=run_root, offline=offline,
-                                    boot_timeout=boot_timeout)
+    ctx.obj = _run(lambda: HarnessConfig.resolve(
+        cache_dir=cache_dir, run_root=run_root, offline=offline, boot_timeout=boot_timeout, provider=provider,
+        reuse=reuse, images=images, image_base=image_base, pull=pull))
 
 
 def run() -> None:
@@ -195,7 +206,8 @@ def cluster_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--classpath", multiple=True, type=click.Path(path_type=Path, exists=True),
                      help="Extra broker classpath entry (plug-ins)."),
         click.option("--java", type=click.Path(path_type=Path, exists=True), help="The java binary to run brokers with."),
-        click.option("--provider", type=click.Choice(sorted(PROVIDERS)), default="process", show_default=True),
+        click.option("--provider", type=click.Choice(sorted(PROVIDERS)),
+                     help="Overrides the global --provider for this command."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -226,9 +238,10 @@ def _write_client_properties(cluster: Cluster) -> Path | None:
 @cluster_options
 @click.pass_context
 def up(ctx: click.Context, version: str, mode: str | None, nodes: int, sasl: bool, users: tuple[str, ...],
-       properties: tuple[str, ...], classpath: tuple[Path, ...], java: Path | None, provider: str) -> None:
+       properties: tuple[str, ...], classpath: tuple[Path, ...], java: Path | None, provider: str | None) -> None:
     """Boot a cluster, print its bootstrap servers, and keep it up until Ctrl-C."""
     reporter = Reporter(False)
+    provider = provider or _config(ctx).provider
 
     def work() -> None:
         reap_orphans()  # clusters of harness processes that were killed outright
@@ -273,10 +286,11 @@ def probe_record(cluster: Cluster, provider: str) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="Print only the JSON object, no progress.")
 @click.pass_context
 def probe(ctx: click.Context, version: str, mode: str | None, nodes: int, sasl: bool, users: tuple[str, ...],
-          properties: tuple[str, ...], classpath: tuple[Path, ...], java: Path | None, provider: str,
+          properties: tuple[str, ...], classpath: tuple[Path, ...], java: Path | None, provider: str | None,
           as_json: bool) -> None:
     """Boot, print what the broker answered to ApiVersions as JSON, tear down."""
     reporter = Reporter(as_json)
+    provider = provider or _config(ctx).provider
 
     def work() -> None:
         reap_orphans()
@@ -316,8 +330,8 @@ def survey(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -> None
         for text in versions or SURVEY_DEFAULT:
             spec = ClusterSpec.of(text)
             reporter.fetch(ArtifactStore(config), spec.release)
-            with reporter.boot(config, spec, "process") as cluster:
-                records.append(probe_record(cluster, "process"))
+            with reporter.boot(config, spec, config.provider) as cluster:
+                records.append(probe_record(cluster, config.provider))
             if as_json:
                 click.echo(json.dumps(records[-1]))
         if not as_json:
@@ -398,7 +412,7 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
         table = Table("client", "CreateTopics", "CreatePartitions", "DescribeConfigs", "Metadata",
                       title=f"What each client sent to Kafka {spec.version} ({spec.mode}), and got")
         try:
-            with reporter.boot(config, spec, "process") as cluster:
+            with reporter.boot(config, spec, config.provider) as cluster:
                 endpoint = Endpoint(cluster.bootstrap_servers)
                 seed = client_for("wire", endpoint, config)
                 seed.create_topics([NewTopic("kcompat-survey", 1, 1)])
@@ -423,10 +437,75 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
 
 
 @brokers.command("reap")
-def reap() -> None:
-    """Kill brokers left by kcompat processes that no longer exist."""
+@click.option("--reused", is_flag=True, help="Also stop and remove the clusters --reuse left running.")
+@click.pass_context
+def reap(ctx: click.Context, reused: bool) -> None:
+    """Kill brokers (processes and containers) left by kcompat processes that no longer exist."""
     for orphan in reap_orphans():
         click.echo(f"killed pid {orphan.pid} (run {orphan.run_id})")
+
+    def containers() -> None:
+        from .providers.container import remove_orphans, remove_reused
+
+        try:
+            names = remove_orphans()
+        except EngineError:
+            if not reused:
+                return  # no engine, so no containers to reap
+            raise
+        if reused:
+            names += remove_reused(_config(ctx).cache_dir)
+        for name in names:
+            click.echo(f"removed container {name}")
+
+    _run(containers)
+
+
+@main.group()
+def images() -> None:
+    """Broker images for the container provider, built locally (no registry needed)."""
+
+
+@images.command("build")
+@click.argument("versions", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per image.")
+@click.pass_context
+def build_images(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -> None:
+    """Build (or find, when unchanged) the image of each version; `all` means every catalog line."""
+    from .images import ImageBuilder
+
+    reporter = Reporter(as_json)
+    config = _config(ctx)
+    catalog = load_catalog()
+
+    def work() -> None:
+        releases = ([catalog.release(line.newest) for line in catalog.lines] if versions == ("all",)
+                    else [catalog.release(v) for v in versions])
+        for release in releases:
+            reporter.fetch(ArtifactStore(config), release)
+            with reporter.task(f"image of Kafka {release.version}") as update:
+                image = ImageBuilder(config, progress=lambda line: update(line)).image_for(release)
+            record = {"version": str(release.version), "image": image.tag, "java": image.java.version,
+                      "built": image.built, "build_seconds": round(image.build_seconds, 2)}
+            click.echo(json.dumps(record) if as_json else
+                       f"{image.tag}  Java {image.java.version}  "
+                       + (f"built in {image.build_seconds:.1f}s" if image.build_seconds else "up to date"))
+
+    _run(work)
+
+
+@images.command("list")
+def list_images() -> None:
+    """The kcompat images on the engine."""
+    def work() -> None:
+        from . import engine
+
+        for image in engine.client().images.list(filters={"label": engine.LABEL_CONTENT}):
+            size = image.attrs.get("Size", 0) / 1e6
+            click.echo(f"{' '.join(image.tags) or image.short_id}  {size:.0f} MB  "
+                       f"Kafka {image.labels.get(engine.LABEL_VERSION, '?')}  Java {image.labels.get('io.kcompat.java', '?')}")
+
+    _run(work)
 
 
 __all__ = ["main", "probe_record", "survey_table"]
