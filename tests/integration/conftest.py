@@ -19,6 +19,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/integration" in str(item.path):
             item.add_marker(pytest.mark.integration)
+        if "kafka_cluster_factory" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.provider)  # runs again under --kc-provider container in CI
 
 
 def connect(cluster: Cluster, node: int = 0, *, user: str | None = None, password: str | None = None

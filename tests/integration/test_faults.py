@@ -30,7 +30,7 @@ def test_a_broker_that_exits_during_boot(kc_config: HarnessConfig) -> None:
     with pytest.raises(BootError) as caught:
         provider.start(spec)
     message = str(caught.value)
-    assert "broker 1 (Kafka 3.9.2) exited with code" in message
+    assert "broker 1 (Kafka 3.9.2, process) exited with code" in message
     assert "no.such.Authorizer" in message
     assert "\n" not in message
     assert caught.value.log is not None and caught.value.log.is_file()

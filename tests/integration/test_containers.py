@@ -1,0 +1,159 @@
+"""The container provider's own behaviour: images, faults, cleanup, reuse.
+
+What brokers do in containers (boot, 3 nodes, SASL/ACLs, plug-ins, clients) is
+checked by running the ``provider``-marked suites again with
+``--kc-provider container`` (scripts/test.sh).  These tests need a Docker
+engine; without one they fail with the engine's one-line error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+
+import pytest
+
+from harness import BootError, ClusterSpec, HarnessConfig
+from harness import engine
+from harness.errors import ImageError
+from harness.images import ImageBuilder
+from harness.providers.container import ContainerProvider, remove_reused, reuse_key
+from harness.reaper import owner_token
+from harness.wire import WireConnection
+
+pytestmark = pytest.mark.container
+VERSION = "3.9"
+
+
+def _containers_of_run(run_id: str) -> list[str]:
+    return [c.name for c in engine.containers(**{engine.LABEL_RUN: run_id})]
+
+
+def test_an_image_is_built_once_and_tagged_by_its_content(kc_config: HarnessConfig) -> None:
+    builder = ImageBuilder(kc_config)
+    release = ClusterSpec.of(VERSION).release
+    first = builder.image_for(release)
+    again = builder.image_for(release)
+    assert again.tag == first.tag and again.build_seconds == 0.0
+    assert first.tag.startswith(f"kcompat/kafka:{release.version}-")
+    labels = engine.client().images.get(first.tag).labels
+    assert labels[engine.LABEL_VERSION] == str(release.version)
+    assert first.tag.endswith(labels[engine.LABEL_CONTENT][:12])
+
+
+def test_a_broker_that_exits_in_its_container(kc_config: HarnessConfig) -> None:
+    provider = ContainerProvider(kc_config)
+    spec = ClusterSpec.of(VERSION, "kraft", server_properties={"authorizer.class.name": "no.such.Authorizer"})
+    with pytest.raises(BootError) as caught:
+        provider.start(spec)
+    message = str(caught.value)
+    assert "broker 1 (Kafka 3.9.2, container) exited with code" in message
+    assert "no.such.Authorizer" in message and "\n" not in message
+    assert caught.value.log is not None and "no.such.Authorizer" in caught.value.log.read_text()
+    assert _containers_of_run(provider.run_id) == []
+
+
+def test_a_named_image_is_used_as_it_is(kc_config: HarnessConfig) -> None:
+    built = ImageBuilder(kc_config).image_for(ClusterSpec.of(VERSION).release)
+    name = f"example.invalid/kafka:{VERSION}-{uuid.uuid4().hex[:6]}"
+    engine.client().images.get(built.tag).tag(name)
+    try:
+        config = dataclasses.replace(kc_config, images=f"{VERSION}={name}")
+        provider = ContainerProvider(config)
+        with provider.start(ClusterSpec.of(VERSION, "kraft")) as cluster:
+            assert not cluster.image.built and cluster.image.tag == name
+            assert cluster.java.major == built.java.major  # asked of the image's own java
+            used = {c.attrs["Config"]["Image"] for c in engine.containers(**{engine.LABEL_RUN: provider.run_id})}
+            assert used == {name}
+            conn = WireConnection(cluster.brokers[0].host, cluster.brokers[0].port)
+            assert conn.api_versions()
+            conn.close()
+        assert _containers_of_run(provider.run_id) == []
+    finally:
+        engine.client().images.remove(name)
+
+
+def test_a_named_image_that_is_not_local_is_never_pulled(kc_config: HarnessConfig) -> None:
+    config = dataclasses.replace(kc_config, images=f"{VERSION}=example.invalid/kafka:absent")
+    with pytest.raises(ImageError, match=r"not on this engine.*hint: docker pull example.invalid/kafka:absent"):
+        ContainerProvider(config).start(ClusterSpec.of(VERSION, "kraft"))
+
+
+def test_no_engine_is_a_one_line_error(kc_config: HarnessConfig) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "from harness.cli import run; run()", "--cache-dir", str(kc_config.cache_dir),
+         "--provider", "container", "brokers", "probe", VERSION],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "DOCKER_HOST": "unix:///nonexistent.sock"},
+    )
+    assert done.returncode == 1
+    error = [line for line in done.stderr.splitlines() if "error" in line]
+    assert len(error) == 1
+    assert "no Docker engine answers at unix:///nonexistent.sock" in error[0]
+    assert "scripts/docker.sh" in error[0]
+
+
+def test_a_harness_killed_outright_leaves_no_container(kc_config: HarnessConfig) -> None:
+    """SIGKILL runs no teardown: the watchdog sees its pipe close and removes the containers."""
+    command = [sys.executable, "-c", "from harness.cli import run; run()", "--cache-dir", str(kc_config.cache_dir),
+               "--run-root", str(kc_config.run_root), "--provider", "container",
+               "brokers", "up", VERSION, "--mode", "zk", "--nodes", "2"]
+    harness = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    token = owner_token(harness.pid)
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and harness.poll() is None:
+        if engine.containers(**{engine.LABEL_OWNER: token}):
+            break
+        time.sleep(0.1)
+    assert engine.containers(**{engine.LABEL_OWNER: token}), harness.communicate(timeout=10)[1][-500:]
+    os.kill(harness.pid, signal.SIGKILL)
+    harness.wait(timeout=30)
+    deadline = time.monotonic() + 60
+    while engine.containers(**{engine.LABEL_OWNER: token}) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert [c.name for c in engine.containers(**{engine.LABEL_OWNER: token})] == []
+
+
+REUSE_SCRIPT = textwrap.dedent("""
+    import json, sys
+    from harness import ClusterSpec, HarnessConfig
+    from harness.providers.container import ContainerProvider
+    config = HarnessConfig.resolve(cache_dir=sys.argv[1], run_root=sys.argv[2], reuse=True)
+    spec = ClusterSpec.of("3.9", "kraft", server_properties={"broker.rack": sys.argv[3]})
+    with ContainerProvider(config).start(spec) as cluster:
+        ids = sorted(j._container.id for j in cluster._brokers)
+        print(json.dumps({"ids": ids, "reattached": cluster.reattached, "bootstrap": cluster.bootstrap_servers}))
+""")
+
+
+def test_reuse_attaches_across_runs_and_concurrent_workers(kc_config: HarnessConfig) -> None:
+    rack = f"reuse-{uuid.uuid4().hex[:8]}"
+    command = [sys.executable, "-c", REUSE_SCRIPT, str(kc_config.cache_dir), str(kc_config.run_root), rack]
+    spec = ClusterSpec.of(VERSION, "kraft", server_properties={"broker.rack": rack})
+    key = reuse_key(spec, ImageBuilder(kc_config).image_for(spec.release))
+    try:
+        # Two "workers" at once: one boots, the other waits on the lock and attaches.
+        workers = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                   for _ in range(2)]
+        results = []
+        for worker in workers:
+            out, err = worker.communicate(timeout=300)
+            assert worker.returncode == 0, err[-800:]
+            results.append(json.loads(out.strip().splitlines()[-1]))
+        assert sorted(r["reattached"] for r in results) == [False, True]
+        assert results[0]["ids"] == results[1]["ids"]
+        # A later run attaches too; the cluster kept running in between.
+        later = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+        third = json.loads(later.stdout.strip().splitlines()[-1])
+        assert third["reattached"] and third["ids"] == results[0]["ids"]
+        assert [c.status for c in engine.containers(**{engine.LABEL_REUSE: key})] == ["running"]
+    finally:
+        removed = remove_reused(kc_config.cache_dir, key)
+    assert removed and engine.containers(**{engine.LABEL_REUSE: key}) == []
+    assert not (kc_config.cache_dir / "reuse" / key).exists()
