@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from .errors import EngineError
 
@@ -32,6 +33,15 @@ LABEL_CONTENT = "io.kcompat.content-hash"
 
 def engine_address() -> str:
     return os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+
+
+def require_local() -> None:
+    """Containers share the run directory (bind mounts) and loopback (host network) with us."""
+    address = engine_address()
+    if not (address.startswith("unix://") or urlsplit(address).hostname in ("localhost", "127.0.0.1", "::1")):
+        raise EngineError(f"DOCKER_HOST={address} is not this machine's engine; the container provider mounts "
+                          "run directories and uses host networking, so it needs a local one",
+                          hint=START_HINT)
 
 
 @functools.cache

@@ -65,7 +65,7 @@ def flat_names(jars: list[Path]) -> list[str]:
     result = []
     for jar, name in zip(jars, names, strict=True):
         if names.count(name) > 1 or name in taken:
-            name = "-".join(jar.parts[-4:-2]) + "-" + name  # .../<group>/<artifact>/<version>/<file>
+            name = "-".join(jar.parts[-5:-3]) + "-" + name  # the group's last two parts: .../org/a/<artifact>/<version>/<file>
         taken.add(name)
         result.append(name)
     return result

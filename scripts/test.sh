@@ -1,25 +1,40 @@
 #!/usr/bin/env bash
-# The project's own tests: unit, plugin and integration (real brokers, the
-# three clients) on two xdist workers, then the confluent-kafka axis through
-# tox for the oldest and newest lines.  Exit code 5 (no tests collected) is a
-# failure, not a pass.
+# The project's own tests, as CI runs them:
+#   1. unit, plugin and integration tests (real brokers as local JVMs, the
+#      three clients, the container provider's own tests) on two xdist workers;
+#   2. every test that boots through the plugin's provider (marker `provider`:
+#      boot, 3-node, SASL/ACLs, plug-ins, clients; ZooKeeper-era 0.11/2.8/3.9
+#      and KRaft 3.9/4.4) again with brokers in Docker containers;
+#   3. the confluent-kafka axis through tox for the oldest and newest lines.
+# A Docker engine is installed and started when missing (scripts/docker.sh);
+# when none can be had the container tests fail and say why, never skip.
+# Exit code 5 (no tests collected) is a failure, not a pass.  With arguments,
+# only `pytest ARGS` runs (a developer's selection).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh || exit 1
+bash scripts/docker.sh || echo "scripts/test.sh: no Docker engine; the container tests will fail and say why" >&2
 
-.venv/bin/python -m pytest -n 2 --dist loadfile "$@"
-rc=$?
-if [ "$rc" = 5 ]; then
-  echo "scripts/test.sh: pytest collected no tests; that is a failure" >&2
-  exit 1
+check() {  # check STEP RC: exit on failure; 5 (nothing collected) is a failure too
+  if [ "$2" = 5 ]; then
+    echo "scripts/test.sh: $1 collected no tests; that is a failure" >&2
+    exit 1
+  fi
+  [ "$2" = 0 ] || { echo "scripts/test.sh: $1 failed (exit $2)" >&2; exit "$2"; }
+}
+
+if [ "$#" -gt 0 ]; then
+  .venv/bin/python -m pytest "$@"
+  check "pytest $*" $?
+  exit 0
 fi
-[ "$rc" = 0 ] || exit "$rc"
+
+.venv/bin/python -m pytest -n 2 --dist loadfile
+check "pytest" $?
+
+.venv/bin/python -m pytest -n 2 --dist loadfile -m provider --kc-provider container tests/integration
+check "pytest --kc-provider container" $?
 
 # The client axis: same client tests, other confluent-kafka releases (tox.ini).
 .venv/bin/tox -e "${KCOMPAT_TOX_ENVS:-ck2_0,ck2_16}"
-rc=$?
-if [ "$rc" = 5 ]; then
-  echo "scripts/test.sh: a tox env collected no tests; that is a failure" >&2
-  exit 1
-fi
-exit "$rc"
+check "tox" $?

@@ -70,6 +70,7 @@ class JvmContainer:
         self.keep = keep
         """Left running at ``stop`` (a reusable cluster detaching)."""
         self._container: Any = None
+        self._session: Any = None  # the testcontainers client, closed once the container is gone
         self._follower: threading.Thread | None = None
         self._checked = 0.0
         self._code: int | None = None
@@ -89,6 +90,7 @@ class JvmContainer:
             container.with_volume_mapping(path, str(path), mode)
         container.with_kwargs(network_mode="host", user=f"{os.getuid()}:{os.getgid()}", labels=self.labels,
                               working_dir=str(self.log_path.parent), detach=True)
+        self._session = container.get_docker_client()
         try:
             self._container = container.start().get_wrapped_container()
         except Exception as exc:  # the SDK's and testcontainers' errors alike
@@ -150,6 +152,9 @@ class JvmContainer:
             self._container.stop(timeout=max(0, int(round(grace))))
         self._drain()
         engine.remove(self._container)
+        if self._session is not None:
+            self._session.client.close()
+            self._session = None
 
 
 def reuse_key(spec: ClusterSpec, image: BrokerImage) -> str:
@@ -245,6 +250,7 @@ class ContainerProvider:
         """Once: the engine answers, the watchdog runs, Ryuk only where it can work."""
         if self._ready:
             return
+        engine.require_local()
         engine.client()
         from testcontainers.core.config import testcontainers_config
 

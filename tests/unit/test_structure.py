@@ -61,3 +61,11 @@ def test_the_sidecar_source_ships_with_the_package() -> None:
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = data["tool"]["setuptools"]["package-data"]["harness"]
     assert any(ROOT.joinpath("harness").glob(pattern) for pattern in patterns if pattern.endswith(".java"))
+
+
+def test_docker_is_reached_through_three_modules() -> None:
+    """The engine, the image builder and the container provider (its watchdog goes through the engine)."""
+    importers = {p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py")
+                 if not {".venv", ".tox", "tests", "bench"} & set(p.parts)
+                 and _imports(p) & {"docker", "testcontainers"}}
+    assert importers == {"harness/engine.py", "harness/images.py", "harness/providers/container.py"}
