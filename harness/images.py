@@ -79,6 +79,19 @@ def content_hash(dockerfile: str, base_id: str, jars: list[tuple[str, str]]) -> 
     return digest.hexdigest()
 
 
+def _sweep_stale(directory: Path) -> None:
+    """Remove root filesystem tars and build contexts left by builders that were killed mid-way."""
+    import psutil
+
+    for leftover in [*directory.glob("rootfs-*-*.tar"), *directory.glob("contexts/*-*")]:
+        pid = leftover.name.rsplit("-", 1)[-1].removesuffix(".tar")
+        if pid.isdigit() and not psutil.pid_exists(int(pid)):
+            if leftover.is_dir():
+                shutil.rmtree(leftover, ignore_errors=True)
+            else:
+                leftover.unlink(missing_ok=True)
+
+
 def registry_base(major: int) -> str:
     return f"eclipse-temurin:{major}-jre"
 
@@ -150,6 +163,7 @@ class ImageBuilder:
         import docker.errors
 
         self._progress(f"importing {tag} from {java.home}")
+        _sweep_stale(self.directory)
         tar = self.directory / f"rootfs-{java.major}-{os.getpid()}.tar"
         try:
             write_rootfs(java, tar)
@@ -171,6 +185,7 @@ class ImageBuilder:
     # -- the broker layer ----------------------------------------------------------
     def _context(self, release: BrokerRelease, jars: list[Path], names: list[str], classpath: str,
                  dockerfile: str) -> Path:
+        _sweep_stale(self.directory)
         context = self.directory / "contexts" / f"kafka-{release.version}-{os.getpid()}"
         shutil.rmtree(context, ignore_errors=True)
         (context / "libs").mkdir(parents=True)

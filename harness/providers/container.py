@@ -36,15 +36,15 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from .. import engine, watchdog
 from ..config import HarnessConfig
-from ..errors import BootError, ConfigError, EngineError, HarnessError, ImageError
+from ..errors import BootError, ConfigError, HarnessError, ImageError
 from ..images import BrokerImage, ImageBuilder
 from ..locking import exclusive
 from ..ports import PortAllocator
 from ..reaper import new_run_id, owner_token
 from ..render import NodeLayout
 from ..spec import ClusterSpec
-from .. import engine, watchdog
 from .base import Progress
 from .cluster import STOP_GRACE, JvmCluster, RunDirs, boot_with_retry
 

@@ -111,3 +111,16 @@ def test_a_remote_engine_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(EngineError, match="not this machine's engine.*host networking") as caught:
         engine.require_local()
     assert "\n" not in str(caught.value)
+
+
+def test_leftovers_of_dead_builders_are_swept(tmp_path: Path) -> None:
+    import os
+
+    from harness.images import _sweep_stale
+
+    dead, alive = 2**22 + 12345, os.getpid()  # above the default pid_max: never a live process
+    (tmp_path / f"rootfs-17-{dead}.tar").write_text("x")
+    (tmp_path / f"rootfs-17-{alive}.tar").write_text("x")
+    (tmp_path / "contexts" / f"kafka-3.9.2-{dead}" / "libs").mkdir(parents=True)
+    _sweep_stale(tmp_path)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["contexts", f"rootfs-17-{alive}.tar"]

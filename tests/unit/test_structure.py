@@ -63,9 +63,22 @@ def test_the_sidecar_source_ships_with_the_package() -> None:
     assert any(ROOT.joinpath("harness").glob(pattern) for pattern in patterns if pattern.endswith(".java"))
 
 
-def test_docker_is_reached_through_three_modules() -> None:
+def _importers(*names: str) -> set[str]:
+    return {p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py")
+            if not {".venv", ".tox", "tests", "bench"} & set(p.parts) and _imports(p) & set(names)}
+
+
+def test_docker_is_reached_through_three_modules_and_testcontainers_through_one() -> None:
     """The engine, the image builder and the container provider (its watchdog goes through the engine)."""
-    importers = {p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py")
-                 if not {".venv", ".tox", "tests", "bench"} & set(p.parts)
-                 and _imports(p) & {"docker", "testcontainers"}}
-    assert importers == {"harness/engine.py", "harness/images.py", "harness/providers/container.py"}
+    assert _importers("docker") == {"harness/engine.py", "harness/images.py", "harness/providers/container.py"}
+    assert _importers("testcontainers") == {"harness/providers/container.py"}
+
+
+def test_providers_docker_folder_and_docs_stay_in_step() -> None:
+    from harness.images import DOCKERFILE
+
+    readme = (ROOT / "README.md").read_text()
+    for name in PROVIDERS:
+        assert f"--provider {name}" in readme or f"provider {name}" in readme, name
+    assert DOCKERFILE.parent == ROOT / "docker" and DOCKERFILE.is_file()
+    assert DOCKERFILE.name in (ROOT / "docker" / "README.md").read_text()
