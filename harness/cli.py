@@ -448,7 +448,7 @@ def reap(ctx: click.Context, reused: bool) -> None:
         from .providers.container import remove_orphans, remove_reused
 
         try:
-            names = remove_orphans()
+            names = remove_orphans(_config(ctx).cache_dir)
         except EngineError:
             if not reused:
                 return  # no engine, so no containers to reap

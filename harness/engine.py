@@ -1,7 +1,8 @@
 """The Docker engine: one connection, checked once, with errors that say what to do.
 
-Only this module, ``images`` and the container provider talk to Docker.  The
-engine is never asked to pull unless the user allowed it (``pull``): this
+Only this module, ``images`` and the container provider talk to Docker, and
+none of them lets the engine pull on its own: images are checked to be local
+first and pulled explicitly only when the user allowed it (``pull``).  This
 machine's kind has no registry, and an unexpected pull would go to the public
 internet through the engine's resolver.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -54,7 +56,8 @@ def client() -> docker.DockerClient:
         raise EngineError("the docker Python package is not installed",
                           hint="pip install -e '.[test]'") from exc
     try:
-        connected = docker.from_env(timeout=API_TIMEOUT)
+        # Every container's log follower streams on this one client: room for many at once.
+        connected = docker.from_env(timeout=API_TIMEOUT, max_pool_size=64)
         connected.ping()
     except docker.errors.DockerException as exc:
         reason = str(exc).splitlines()[0][:200]
@@ -83,6 +86,30 @@ def containers(**label_values: str) -> list[Any]:
     """Every container (running or not) carrying all the given ``label=value`` pairs."""
     filters = [f"{key}={value}" if value else key for key, value in label_values.items()]
     return list(client().containers.list(all=True, filters={"label": filters}))
+
+
+def translate(exc: Exception, doing: str) -> EngineError:
+    """An SDK or transport error as a one-line ``EngineError``."""
+    text = str(getattr(exc, "explanation", None) or exc).strip()
+    reason = text.splitlines()[0] if text else type(exc).__name__
+    return EngineError(f"the Docker engine failed while {doing}: {reason[:300]}", hint=START_HINT)
+
+
+def remove_where(labels: dict[str, str], keep: Callable[[Any], bool] | None = None, *, grace: float = 0.0
+                 ) -> list[str]:
+    """Stop (``grace`` seconds, then SIGKILL) and remove the containers with ``labels`` that ``keep`` does not keep."""
+    removed = []
+    for container in containers(**labels):
+        if keep is not None and keep(container):
+            continue
+        if grace > 0:
+            try:
+                container.stop(timeout=int(grace))
+            except Exception:  # already gone or stopped: removal below settles it
+                pass
+        remove(container)
+        removed.append(str(container.name))
+    return removed
 
 
 def remove(container: Any) -> None:

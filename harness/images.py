@@ -151,7 +151,8 @@ class ImageBuilder:
         """(name, id) of the base image for ``java``, imported from it when offline."""
         if self.config.image_base == "registry":
             name = registry_base(java.major)
-            return name, name  # the build pulls it; its digest is the registry's business
+            self._ensure_local(name, f"the registry base of Java {java.major}")
+            return name, str(engine.client().images.get(name).id)
         tag = f"kcompat/jre:{java.major}-{fingerprint(java)[:12]}"
         with exclusive(self.directory / f"jre-{java.major}", timeout=BUILD_LOCK_TIMEOUT,
                        waiting_for=f"to import the Java {java.major} base image"):
@@ -204,9 +205,9 @@ class ImageBuilder:
 
         log = self.directory / f"build-{tag.replace('/', '_').replace(':', '_')}.log"
         try:
-            _, lines = engine.client().images.build(
+            _, lines = engine.client().images.build(  # the base is local by now: nothing to pull
                 path=str(context), tag=tag, buildargs={"BASE": base}, labels=labels, rm=True, forcerm=True,
-                pull=self.config.image_base == "registry" and self.config.pull,
+                pull=False,
             )
             log.write_text("".join(str(line.get("stream", "")) for line in lines))
         except docker.errors.BuildError as exc:
@@ -218,37 +219,59 @@ class ImageBuilder:
             raise ImageError(f"docker build of {tag} failed: {exc.explanation}", log=log) from exc
 
     # -- images the user named ------------------------------------------------------
-    def _existing(self, name: str, release: BrokerRelease) -> BrokerImage:
+    def _ensure_local(self, name: str, what: str) -> None:
+        """Pull ``name`` only when the user allowed it; otherwise its absence is the error."""
         import docker.errors
 
-        if not engine.image_present(name):
-            if not self.config.pull:
-                raise ImageError(f"image {name} (given for Kafka {release.version}) is not on this engine",
-                                 hint=f"docker pull {name}, or allow pulling with KCOMPAT_PULL=1 / --kc-pull")
-            self._progress(f"pulling {name}")
-            try:
-                engine.client().images.pull(name)
-            except docker.errors.APIError as exc:
-                raise ImageError(f"could not pull {name}: {exc.explanation}") from exc
+        if engine.image_present(name):
+            return
+        if not self.config.pull:
+            raise ImageError(f"image {name} ({what}) is not on this engine",
+                             hint=f"docker pull {name}, or allow pulling with KCOMPAT_PULL=1 / --pull")
+        self._progress(f"pulling {name}")
+        try:
+            engine.client().images.pull(name)
+        except docker.errors.APIError as exc:
+            raise ImageError(f"could not pull {name}: {exc.explanation}") from exc
+
+    def _existing(self, name: str, release: BrokerRelease) -> BrokerImage:
+        self._ensure_local(name, f"given for Kafka {release.version}")
         return BrokerImage(name, release, self._image_java(name), f"{LIBS}/*", built=False)
 
     def _image_java(self, name: str) -> JavaRuntime:
-        """Ask the image's ``java -version`` (once per image id, cached on disk)."""
-        import docker.errors
-
+        """Ask the image's ``java -version`` (once per image id, remembered in the cache)."""
         image_id = str(engine.client().images.get(name).id)
         cache = self.directory / "java-of-images.json"
-        known: dict[str, list[Any]] = json.loads(cache.read_text()) if cache.is_file() else {}
-        if image_id not in known:
-            try:
-                output = engine.client().containers.run(name, ["java", "-version"], remove=True, stdout=True,
-                                                        stderr=True, network_mode="none", entrypoint=[])
-            except docker.errors.DockerException as exc:
-                raise ImageError(f"`java -version` does not run in image {name}: {exc}",
-                                 hint="an image needs java on its PATH and Kafka's jars in /opt/kafka/libs") from exc
-            version, major = parse_java_version(output.decode(errors="replace"))
-            known[image_id] = [version, major]
-            self.directory.mkdir(parents=True, exist_ok=True)
-            cache.write_text(json.dumps(known))
+        with exclusive(cache, timeout=BUILD_LOCK_TIMEOUT, waiting_for="to read the Java versions of images"):
+            known: dict[str, list[Any]] = json.loads(cache.read_text()) if cache.is_file() else {}
+            if image_id not in known:
+                known[image_id] = list(parse_java_version(self._run_java_version(name)))
+                self.directory.mkdir(parents=True, exist_ok=True)
+                staged = cache.with_suffix(f".{os.getpid()}.tmp")
+                staged.write_text(json.dumps(known))
+                staged.replace(cache)
         version, major = known[image_id]
         return JavaRuntime(Path("java"), int(major), str(version))
+
+    def _run_java_version(self, name: str) -> str:
+        """``java -version`` in a labelled, network-less container, removed whatever happens."""
+        from .reaper import owner_token
+
+        hint = "an image needs java on its PATH and Kafka's jars in /opt/kafka/libs"
+        container = None
+        try:
+            container = engine.client().containers.create(
+                name, ["java", "-version"], entrypoint=[], network_mode="none",
+                labels={engine.LABEL_OWNER: owner_token(), engine.LABEL_ROLE: "java-version"})
+            container.start()
+            code = container.wait(timeout=60).get("StatusCode")
+            output = str(container.logs(stdout=True, stderr=True).decode(errors="replace"))
+        except Exception as exc:
+            raise ImageError(f"`java -version` does not run in image {name}: {str(exc).splitlines()[0][:200]}",
+                             hint=hint) from exc
+        finally:
+            if container is not None:
+                engine.remove(container)
+        if code != 0:
+            raise ImageError(f"`java -version` exited with {code} in image {name}: {output.strip()[:200]}", hint=hint)
+        return output

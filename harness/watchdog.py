@@ -1,51 +1,76 @@
 """Removes a harness process's containers when that process ends, however it ends.
 
-The container provider starts ``python -m harness.watchdog OWNER`` with a pipe
-on its stdin and keeps the write end.  When the harness exits (normally, by a
-signal, or SIGKILL) the kernel closes the pipe; the watchdog reads EOF and
-removes every container labelled with that owner, except reusable ones.  It is
-Ryuk's idea (a connection whose loss means "clean up") with no image to pull.
+The container provider starts ``python -m harness.watchdog OWNER CACHE_DIR``
+with a pipe on its stdin and keeps the write end.  When the harness exits
+(normally, by a signal, or SIGKILL) the kernel closes the pipe; the watchdog
+reads EOF and removes every container labelled with that owner, except
+reusable clusters that finished booting.  It is Ryuk's idea (a connection
+whose loss means "clean up") with no image to pull.  It says ``ready`` once it
+can reach the engine, so a watchdog that can't work is an error at start, not
+a leak later.
 """
 
 from __future__ import annotations
 
+import select
 import subprocess
 import sys
-from typing import IO
+import time
+from pathlib import Path
 
 from . import engine
+from .errors import EngineError
 from .reaper import owner_token
 
+READY = b"ready\n"
+READY_TIMEOUT = 30.0
+SWEEP_ATTEMPTS = 5
+
 _started: subprocess.Popen[bytes] | None = None
-_pipe: IO[bytes] | None = None
 
 
-def ensure_started() -> None:
-    """Start this process's watchdog once; it lives in its own session, untouched by Ctrl-C."""
-    global _started, _pipe
+def ensure_started(cache_dir: Path, log_dir: Path) -> None:
+    """Start this process's watchdog once (in its own session, untouched by Ctrl-C) and wait for it."""
+    global _started
     if _started is not None and _started.poll() is None:
         return
-    _started = subprocess.Popen(
-        [sys.executable, "-m", "harness.watchdog", owner_token()],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
-    _pipe = _started.stdin  # never written; its closing is the message
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log = log_dir / f"watchdog-{owner_token()}.log"
+    with log.open("ab") as err:
+        _started = subprocess.Popen(
+            [sys.executable, "-m", "harness.watchdog", owner_token(), str(cache_dir)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, start_new_session=True,
+        )
+    assert _started.stdout is not None
+    ready, _, _ = select.select([_started.stdout], [], [], READY_TIMEOUT)
+    if not ready or _started.stdout.readline() != READY:
+        _started.kill()
+        raise EngineError(f"the container watchdog did not start within {READY_TIMEOUT:.0f}s, so containers "
+                          "could outlive a killed harness", log=log)
+    # Its stdin is never written: the pipe closing (we exit, however) is the message.
 
 
-def sweep(owner: str) -> list[str]:
-    removed = []
-    for container in engine.containers(**{engine.LABEL_OWNER: owner}):
-        if engine.LABEL_REUSE not in container.labels:
-            engine.remove(container)
-            removed.append(str(container.name))
-    return removed
+def sweep(owner: str, cache_dir: Path) -> list[str]:
+    from .providers.container import remove_orphans_of
+
+    return remove_orphans_of(owner, cache_dir)
 
 
 def main(argv: list[str]) -> int:
-    owner = argv[1]
+    owner, cache_dir = argv[1], Path(argv[2])
+    engine.client()
+    sys.stdout.buffer.write(READY)
+    sys.stdout.buffer.flush()
     sys.stdin.buffer.read()  # returns at EOF: the owner closed the pipe or died
-    sweep(owner)
-    return 0
+    for attempt in range(1, SWEEP_ATTEMPTS + 1):
+        try:
+            for name in sweep(owner, cache_dir):
+                print(f"removed {name} of {owner}", file=sys.stderr)
+            return 0
+        except EngineError as exc:  # an engine restarting: try again, a bounded number of times
+            print(f"sweep {attempt}/{SWEEP_ATTEMPTS} failed: {exc}", file=sys.stderr)
+            time.sleep(2)
+    return 1
 
 
 if __name__ == "__main__":

@@ -47,6 +47,9 @@ class Cluster(Protocol):
     def stop(self) -> None:
         """Stop every process of the cluster; safe to call twice."""
 
+    def discard(self) -> None:
+        """Stop a cluster changed beyond reuse: unlike ``stop``, never leaves it for a later run."""
+
     def __enter__(self) -> Self: ...
 
     def __exit__(self, *exc: object) -> None: ...

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Protocol, Self, TypeVar
 
 from ..config import HarnessConfig
-from ..errors import BootError, JavaError, PortError
+from ..errors import BootError, HarnessError, JavaError, PortError
 from ..java import JavaRuntime
 from ..ports import PortAllocator
+from ..reaper import new_run_id
 from ..readiness import BrokerAnswers, ZooKeeperAnswers, wait_until
 from ..render import (
     HOST,
@@ -270,14 +271,17 @@ class JvmCluster:
         """Brokers first (they talk to ZooKeeper while stopping), then ZooKeeper.
 
         SIGTERM goes to every broker at once so they stop side by side; each
-        is then given the grace period before SIGKILL.
+        is then given the grace period before SIGKILL.  Every JVM is stopped
+        even if stopping one fails; the first failure is raised at the end.
         """
+        failures: list[HarnessError] = []
         for jvm in self._brokers:
             jvm.terminate()
-        for jvm in self._brokers:
-            jvm.stop(grace=STOP_GRACE)
-        if self._zookeeper is not None:
-            self._zookeeper.stop(grace=STOP_GRACE)
+        for jvm in [*self._brokers, *([self._zookeeper] if self._zookeeper else [])]:
+            try:
+                jvm.stop(grace=STOP_GRACE)
+            except HarnessError as exc:
+                failures.append(exc)
         self._ports.release(self._reserved)
         self._reserved = []
         (self.run_dir / JAAS_FILE).unlink(missing_ok=True)  # logs stay; passwords don't
@@ -285,6 +289,12 @@ class JvmCluster:
             for node in self.nodes:
                 shutil.rmtree(node.data_dir, ignore_errors=True)
             shutil.rmtree(self.run_dir / "zookeeper" / "data", ignore_errors=True)
+        if failures:
+            raise failures[0]
+
+    def discard(self) -> None:
+        """Stop a cluster a test changed beyond reuse (a reusable one is removed, not kept)."""
+        self.stop()
 
 
 def boot_with_retry(make: Callable[[], C], progress: Progress) -> C:
@@ -307,6 +317,26 @@ def boot_with_retry(make: Callable[[], C], progress: Progress) -> C:
             cluster.stop()
             raise
     raise AssertionError("unreachable")
+
+
+class JvmProvider:
+    """What every provider holds: config, run id, port allocator, progress, run directories."""
+
+    name = "abstract"
+
+    def __init__(
+        self,
+        config: HarnessConfig,
+        *,
+        progress: Progress | None = None,
+        run_id: str | None = None,
+        ports: PortAllocator | None = None,
+    ):
+        self.config = config
+        self.run_id = run_id or new_run_id()
+        self.ports = ports or PortAllocator()
+        self._progress: Progress = progress or (lambda line: None)
+        self.run_dirs = RunDirs(config, self.run_id)
 
 
 class RunDirs:

@@ -19,11 +19,9 @@ from ..artifacts import ArtifactStore
 from ..config import HarnessConfig
 from ..errors import BootError
 from ..java import select_java
-from ..ports import PortAllocator
-from ..reaper import kill_tree, labels, new_run_id, spawn
+from ..reaper import kill_tree, labels, spawn
 from ..spec import ClusterSpec
-from .base import Progress
-from .cluster import JvmCluster, RunDirs, boot_with_retry
+from .cluster import JvmCluster, JvmProvider, boot_with_retry
 
 
 @dataclass
@@ -87,23 +85,12 @@ class ProcessCluster(JvmCluster):
         return labels(self.run_id)
 
 
-class ProcessProvider:
+class ProcessProvider(JvmProvider):
     name = "process"
 
-    def __init__(
-        self,
-        config: HarnessConfig,
-        *,
-        progress: Progress | None = None,
-        run_id: str | None = None,
-        ports: PortAllocator | None = None,
-    ):
-        self.config = config
-        self.run_id = run_id or new_run_id()
+    def __init__(self, config: HarnessConfig, **kwargs: Any):
+        super().__init__(config, **kwargs)
         self.store = ArtifactStore(config)
-        self.ports = ports or PortAllocator()
-        self._progress: Progress = progress or (lambda line: None)
-        self.run_dirs = RunDirs(config, self.run_id)
 
     def start(self, spec: ClusterSpec) -> ProcessCluster:
         """Boot ``spec`` and return it ready; on any failure nothing is left running."""

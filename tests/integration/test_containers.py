@@ -121,39 +121,84 @@ def test_a_harness_killed_outright_leaves_no_container(kc_config: HarnessConfig)
 
 
 REUSE_SCRIPT = textwrap.dedent("""
-    import json, sys
-    from harness import ClusterSpec, HarnessConfig
+    import json, sys, time
+    from harness import ClusterSpec, HarnessConfig, SaslSpec
     from harness.providers.container import ContainerProvider
-    config = HarnessConfig.resolve(cache_dir=sys.argv[1], run_root=sys.argv[2], reuse=True)
-    spec = ClusterSpec.of("3.9", "kraft", server_properties={"broker.rack": sys.argv[3]})
+    from harness.wire import WireConnection
+    cache, runs, rack, sasl, hold = sys.argv[1:6]
+    config = HarnessConfig.resolve(cache_dir=cache, run_root=runs, reuse=True)
+    users = SaslSpec(users=(("alice", "alice-pw"),)) if sasl == "sasl" else None
+    spec = ClusterSpec.of("3.9", "kraft", server_properties={"broker.rack": rack}, sasl=users)
     with ContainerProvider(config).start(spec) as cluster:
+        if cluster.spec.sasl:  # the super password the cluster was booted with, whichever run did it
+            broker = cluster.brokers[0]
+            with WireConnection(broker.host, broker.port) as conn:
+                offered = {r.api_key: r for r in conn.api_versions()}
+                conn.authenticate_plain("admin", cluster.spec.sasl.super_password, offered)
         ids = sorted(j._container.id for j in cluster._brokers)
-        print(json.dumps({"ids": ids, "reattached": cluster.reattached, "bootstrap": cluster.bootstrap_servers}))
+        print(json.dumps({"ids": ids, "reattached": cluster.reattached}), flush=True)
+        time.sleep(float(hold))
 """)
+
+
+def _reuse(kc_config: HarnessConfig, rack: str, *, sasl: bool = False, hold: float = 0) -> list[str]:
+    return [sys.executable, "-c", REUSE_SCRIPT, str(kc_config.cache_dir), str(kc_config.run_root), rack,
+            "sasl" if sasl else "plain", str(hold)]
+
+
+def _result(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
+    assert done.returncode == 0, done.stderr[-800:]
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def _key(kc_config: HarnessConfig, rack: str, *, sasl: bool = False) -> str:
+    from harness import SaslSpec
+
+    spec = ClusterSpec.of(VERSION, "kraft", server_properties={"broker.rack": rack},
+                          sasl=SaslSpec(users=(("alice", "alice-pw"),)) if sasl else None)
+    return reuse_key(spec, ImageBuilder(kc_config).image_for(spec.release))
 
 
 def test_reuse_attaches_across_runs_and_concurrent_workers(kc_config: HarnessConfig) -> None:
     rack = f"reuse-{uuid.uuid4().hex[:8]}"
-    command = [sys.executable, "-c", REUSE_SCRIPT, str(kc_config.cache_dir), str(kc_config.run_root), rack]
-    spec = ClusterSpec.of(VERSION, "kraft", server_properties={"broker.rack": rack})
-    key = reuse_key(spec, ImageBuilder(kc_config).image_for(spec.release))
+    key = _key(kc_config, rack)
     try:
         # Two "workers" at once: one boots, the other waits on the lock and attaches.
-        workers = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                   for _ in range(2)]
+        workers = [subprocess.Popen(_reuse(kc_config, rack), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True) for _ in range(2)]
         results = []
         for worker in workers:
             out, err = worker.communicate(timeout=300)
-            assert worker.returncode == 0, err[-800:]
-            results.append(json.loads(out.strip().splitlines()[-1]))
-        assert sorted(r["reattached"] for r in results) == [False, True]
+            results.append(_result(subprocess.CompletedProcess(worker.args, worker.returncode, out, err)))
+        assert sorted(bool(r["reattached"]) for r in results) == [False, True]
         assert results[0]["ids"] == results[1]["ids"]
         # A later run attaches too; the cluster kept running in between.
-        later = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
-        third = json.loads(later.stdout.strip().splitlines()[-1])
+        third = _result(subprocess.run(_reuse(kc_config, rack), capture_output=True, text=True, timeout=300))
         assert third["reattached"] and third["ids"] == results[0]["ids"]
         assert [c.status for c in engine.containers(**{engine.LABEL_REUSE: key})] == ["running"]
     finally:
         removed = remove_reused(kc_config.cache_dir, key)
     assert removed and engine.containers(**{engine.LABEL_REUSE: key}) == []
     assert not (kc_config.cache_dir / "reuse" / key).exists()
+
+
+def test_a_reused_sasl_cluster_keeps_its_super_password_and_is_never_removed_in_use(
+        kc_config: HarnessConfig) -> None:
+    rack = f"reuse-sasl-{uuid.uuid4().hex[:8]}"
+    key = _key(kc_config, rack, sasl=True)
+    try:
+        first = _result(subprocess.run(_reuse(kc_config, rack, sasl=True), capture_output=True, text=True,
+                                       timeout=300))
+        # A later run generates another super password, attaches, and authenticates with the stored one.
+        holder = subprocess.Popen(_reuse(kc_config, rack, sasl=True, hold=60), stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        assert holder.stdout is not None
+        second = json.loads(holder.stdout.readline())
+        assert second["reattached"] and second["ids"] == first["ids"]
+        assert remove_reused(kc_config.cache_dir, key) == []  # the holder's lease protects it
+        assert [c.status for c in engine.containers(**{engine.LABEL_REUSE: key})] == ["running"]
+        holder.kill()
+        holder.wait(timeout=30)
+    finally:
+        removed = remove_reused(kc_config.cache_dir, key)
+    assert removed and engine.containers(**{engine.LABEL_REUSE: key}) == []

@@ -90,14 +90,24 @@ def test_reuse_keys_match_equal_specs_on_equal_images_only() -> None:
     assert reuse_key(spec, image) != reuse_key(ClusterSpec.of("3.9", nodes=1, server_properties={"a": "1"}), image)
 
 
-def test_a_reused_sasl_cluster_needs_the_same_passwords() -> None:
+def test_reuse_keys_count_users_passwords_not_the_generated_super_password() -> None:
     image = _image("kcompat/kafka:3.9.2-aaaa")
-    one = ClusterSpec.of("3.9", sasl=SaslSpec(users=(("alice", "pw1"),), super_password="s"))
-    same = ClusterSpec.of("3.9", sasl=SaslSpec(users=(("alice", "pw1"),), super_password="s"))
-    other = ClusterSpec.of("3.9", sasl=SaslSpec(users=(("alice", "pw1"),), super_password="t"))
-    assert reuse_key(one, image) == reuse_key(same, image)
+    one = ClusterSpec.of("3.9", sasl=SaslSpec(users=(("alice", "pw1"),)))
+    again = ClusterSpec.of("3.9", sasl=SaslSpec(users=(("alice", "pw1"),)))  # another generated super password
+    other = ClusterSpec.of("3.9", sasl=SaslSpec(users=(("alice", "pw2"),)))
+    assert reuse_key(one, image) == reuse_key(again, image)
     assert reuse_key(one, image) != reuse_key(other, image)
     assert "pw1" not in reuse_key(one, image) and len(reuse_key(one, image)) == 16
+
+
+def test_a_rebuilt_plug_in_is_a_new_reuse_key(tmp_path: Path) -> None:
+    image = _image("kcompat/kafka:3.9.2-aaaa")
+    plugin = tmp_path / "classes" / "Policy.class"
+    plugin.parent.mkdir()
+    plugin.write_bytes(b"v1")
+    before = reuse_key(ClusterSpec.of("3.9", extra_classpath=[plugin.parent]), image)
+    plugin.write_bytes(b"v2 longer")
+    assert reuse_key(ClusterSpec.of("3.9", extra_classpath=[plugin.parent]), image) != before
 
 
 @pytest.mark.parametrize("address", ["unix:///var/run/docker.sock", "tcp://127.0.0.1:2375", "tcp://localhost:2376"])

@@ -21,6 +21,9 @@ class FakeCluster:
     def stop(self):
         EVENTS.append(("stop", str(self.spec.version)))
 
+    def discard(self):
+        EVENTS.append(("discard", str(self.spec.version)))
+
 
 class FakeProvider:
     name = "fake"
