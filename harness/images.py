@@ -4,12 +4,13 @@ Two build paths, one layout (``docker/broker.Dockerfile``):
 
 * ``offline`` (default): the base is imported from the JDK the process
   provider would pick (``harness.rootfs``), tagged ``kcompat/jre:<major>-<hash>``.
-* ``registry``: the base is ``eclipse-temurin:<major>-jre``, pulled by the build.
+* ``registry``: the base is ``eclipse-temurin:<major>-jre``, local already or pulled
+  explicitly when ``pull`` allows (the build itself never pulls).
 
 On top go the Maven-resolved jars of the version.  Tags are
 ``kcompat/kafka:<version>-<hash>`` where the hash covers the Dockerfile, the
 base image id and every jar's SHA-256, so an unchanged version is never rebuilt
-(a warm call is one engine lookup).  Builds of one version are serialised by a
+(a warm call is a few engine lookups).  Builds of one version are serialised by a
 file lock, so xdist workers asking at once build it once.
 
 A user may instead name an existing image per version (``images`` setting,
