@@ -80,6 +80,8 @@ class _LocalDocker(DockerClient):
 
 class _BrokerContainer(DockerContainer):
     def __init__(self, image: str) -> None:
+        # DockerContainer makes a default client first (it logs in to a registry only if the user
+        # set DOCKER_AUTH_CONFIG); it is closed at once and never used.
         super().__init__(image)
         self._docker.client.close()  # the default client, replaced by the shared one
         self._docker = _LocalDocker()
