@@ -80,6 +80,19 @@ def test_a_named_image_is_used_as_it_is(kc_config: HarnessConfig) -> None:
         engine.client().images.remove(name)
 
 
+def test_a_named_image_without_kafka_is_a_clear_error(kc_config: HarnessConfig) -> None:
+    """A Java-only image (the offline base itself) named for 3.9: the KRaft format can't find its class."""
+    built = ImageBuilder(kc_config).image_for(ClusterSpec.of(VERSION).release)
+    base = next(tag for image in engine.client().images.list(name="kcompat/jre") for tag in image.tags
+                if tag.startswith(f"kcompat/jre:{built.java.major}-"))
+    provider = ContainerProvider(dataclasses.replace(kc_config, images=f"{VERSION}={base}"))
+    with pytest.raises(BootError, match=r"storage format of node 1 \(Kafka 3.9.2, container\) exited with code 1"
+                       r".*kafka.tools.StorageTool") as caught:
+        provider.start(ClusterSpec.of(VERSION, "kraft"))
+    assert "\n" not in str(caught.value)
+    assert _containers_of_run(provider.run_id) == []
+
+
 def test_a_named_image_that_is_not_local_is_never_pulled(kc_config: HarnessConfig) -> None:
     config = dataclasses.replace(kc_config, images=f"{VERSION}=example.invalid/kafka:absent")
     with pytest.raises(ImageError, match=r"not on this engine.*hint: docker pull example.invalid/kafka:absent"):
