@@ -494,6 +494,16 @@ def build_images(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -
     _run(work)
 
 
+@images.command("prune")
+@click.pass_context
+def prune_images(ctx: click.Context) -> None:
+    """Remove kcompat images a newer build replaced (and Java bases nothing uses)."""
+    from .images import ImageBuilder
+
+    for tag in _run(lambda: ImageBuilder(_config(ctx)).prune()):
+        click.echo(f"removed {tag}")
+
+
 @images.command("list")
 def list_images() -> None:
     """The kcompat images on the engine."""

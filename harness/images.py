@@ -20,6 +20,8 @@ e.g. ``3.7.0=apache/kafka:3.7.0``); it must have Kafka's jars in
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -33,8 +35,8 @@ from . import engine
 from .artifacts import ArtifactStore
 from .catalog import BrokerRelease
 from .config import HarnessConfig, image_overrides
-from .errors import ImageError
-from .java import JavaRuntime, parse_java_version, select_java
+from .errors import ImageError, UnknownVersionError
+from .java import JavaRuntime, available_runtimes, parse_java_version, select_java
 from .locking import exclusive
 from .rootfs import JAVA_HOME, fingerprint, write_rootfs
 
@@ -57,6 +59,19 @@ class BrokerImage:
     """False for an image the user named (used as it is)."""
     build_seconds: float = 0.0
     """Time this call spent building (0.0 when the image was already there)."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    image: BrokerImage
+    digest: str
+    jars: list[Path]
+    names: list[str]
+    dockerfile: str
+
+    @property
+    def tag(self) -> str:
+        return self.image.tag
 
 
 def flat_names(jars: list[Path]) -> list[str]:
@@ -116,7 +131,7 @@ class ImageBuilder:
 
     def build(self, release: BrokerRelease) -> BrokerImage:
         """The ``kcompat/kafka`` image of ``release``, built if its content changed."""
-        artifacts = self.store.resolve(release)
+        self.store.resolve(release)
         java = select_java(release.line.java, self.config.cache_dir, offline=self.config.offline,
                            what=f"Kafka {release.version}")
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -124,28 +139,82 @@ class ImageBuilder:
                        waiting_for=f"to build the image of Kafka {release.version}"):
             started = time.monotonic()
             base, base_id = self._base(java)
-            manifest = json.loads(self.store.manifest_path(release).read_text())
-            jars = [Path(entry["path"]) for entry in manifest["jars"]]
-            names = flat_names(jars)
-            dockerfile = DOCKERFILE.read_text()
-            digest = content_hash(dockerfile, base_id, [(n, e["sha256"]) for n, e in zip(names, manifest["jars"],
-                                                                                          strict=True)])
-            tag = f"kcompat/kafka:{release.version}-{digest[:12]}"
-            classpath = ":".join(str(LIBS / name) for name in names)
-            inside = JavaRuntime(Path(JAVA_HOME) / "bin" / "java", java.major, java.version)
-            if engine.image_present(tag):
-                return BrokerImage(tag, release, inside, classpath, built=True)
-            self._progress(f"building {tag} on {base}")
-            context = self._context(release, jars, names, classpath, dockerfile)
+            plan = self._plan(release, java, base_id)
+            if engine.image_present(plan.tag):
+                return plan.image
+            self._progress(f"building {plan.tag} on {base}")
+            context = self._context(release, plan)
             try:
-                self._docker_build(context, tag, base, {
-                    engine.LABEL_VERSION: str(release.version), engine.LABEL_CONTENT: digest,
+                self._docker_build(context, plan.tag, base, {
+                    engine.LABEL_VERSION: str(release.version), engine.LABEL_CONTENT: plan.digest,
                     "io.kcompat.java": java.version,
                 })
             finally:
                 shutil.rmtree(context, ignore_errors=True)
-            return BrokerImage(tag, release, inside, classpath, built=True,
-                               build_seconds=time.monotonic() - started)
+            return dataclasses.replace(plan.image, build_seconds=time.monotonic() - started)
+
+    def _plan(self, release: BrokerRelease, java: JavaRuntime, base_id: str) -> _Plan:
+        """What the image of ``release`` on base ``base_id`` is made of, and so its tag."""
+        manifest = json.loads(self.store.manifest_path(release).read_text())
+        jars = [Path(entry["path"]) for entry in manifest["jars"]]
+        names = flat_names(jars)
+        dockerfile = DOCKERFILE.read_text()
+        digest = content_hash(dockerfile, base_id, [(n, e["sha256"]) for n, e in zip(names, manifest["jars"],
+                                                                                      strict=True)])
+        tag = f"kcompat/kafka:{release.version}-{digest[:12]}"
+        classpath = ":".join(str(LIBS / name) for name in names)
+        inside = JavaRuntime(Path(JAVA_HOME) / "bin" / "java", java.major, java.version)
+        return _Plan(BrokerImage(tag, release, inside, classpath, built=True), digest, jars, names, dockerfile)
+
+    def current_tag(self, release: BrokerRelease) -> str | None:
+        """The tag a build of ``release`` would have now, or None when that can't be known
+        without fetching, installing or importing anything (then nothing is stale for sure)."""
+        if not self.store.is_cached(release):
+            return None
+        java = next((r for major in release.line.java for r in available_runtimes(self.config.cache_dir)
+                     if r.major == major), None)
+        if java is None:
+            return None
+        if self.config.image_base == "registry":
+            base = registry_base(java.major)
+        else:
+            base = f"kcompat/jre:{java.major}-{fingerprint(java)[:12]}"
+        if not engine.image_present(base):
+            return None
+        return self._plan(release, java, str(engine.client().images.get(base).id)).tag
+
+    def prune(self) -> list[str]:
+        """Remove kcompat images a newer build replaced, then bases no image is built on.
+
+        A broker image goes when the tag its version would get now differs
+        (new jars, new base); one whose current tag can't be known stays.  A
+        base goes when no image uses it (the engine refuses otherwise) and it
+        is not the base of a Java on this machine.  Images in use stay.
+        """
+        import docker.errors
+
+        from .catalog import load_catalog
+
+        client = engine.client()
+        removed: list[str] = []
+        catalog = load_catalog()
+        for image in client.images.list(filters={"label": engine.LABEL_CONTENT}):
+            try:
+                current = self.current_tag(catalog.release(image.labels.get(engine.LABEL_VERSION, "")))
+            except UnknownVersionError:  # not a version the catalog knows (any more): left alone
+                current = None
+            for tag in image.tags:
+                if current is not None and tag != current:
+                    with contextlib.suppress(docker.errors.APIError):  # a container still runs it
+                        client.images.remove(tag)
+                        removed.append(tag)
+        wanted = {f"kcompat/jre:{r.major}-{fingerprint(r)[:12]}" for r in available_runtimes(self.config.cache_dir)}
+        for base in client.images.list(name="kcompat/jre"):
+            for tag in set(base.tags) - wanted:
+                with contextlib.suppress(docker.errors.APIError):  # images are still built on it
+                    client.images.remove(tag)
+                    removed.append(tag)
+        return removed
 
     # -- bases -------------------------------------------------------------------
     def _base(self, java: JavaRuntime) -> tuple[str, str]:
@@ -185,20 +254,19 @@ class ImageBuilder:
             raise ImageError(f"docker import of {tag} reported no error but the image is absent")
 
     # -- the broker layer ----------------------------------------------------------
-    def _context(self, release: BrokerRelease, jars: list[Path], names: list[str], classpath: str,
-                 dockerfile: str) -> Path:
+    def _context(self, release: BrokerRelease, plan: _Plan) -> Path:
         _sweep_stale(self.directory)
         context = self.directory / "contexts" / f"kafka-{release.version}-{os.getpid()}"
         shutil.rmtree(context, ignore_errors=True)
         (context / "libs").mkdir(parents=True)
-        for jar, name in zip(jars, names, strict=True):
+        for jar, name in zip(plan.jars, plan.names, strict=True):
             target = context / "libs" / name
             try:
                 os.link(jar, target)  # same file system as the cache: no copy
             except OSError:
                 shutil.copy2(jar, target)
-        (context / "classpath").write_text(classpath + "\n")
-        (context / "Dockerfile").write_text(dockerfile)
+        (context / "classpath").write_text(plan.image.classpath + "\n")
+        (context / "Dockerfile").write_text(plan.dockerfile)
         return context
 
     def _docker_build(self, context: Path, tag: str, base: str, labels: dict[str, str]) -> None:

@@ -48,6 +48,21 @@ def test_an_image_is_built_once_and_tagged_by_its_content(kc_config: HarnessConf
     assert first.tag.endswith(labels[engine.LABEL_CONTENT][:12])
 
 
+def test_prune_removes_replaced_images_and_keeps_current_ones(kc_config: HarnessConfig) -> None:
+    builder = ImageBuilder(kc_config)
+    current = builder.image_for(ClusterSpec.of(VERSION).release)
+    stale = f"kcompat/kafka:{current.release.version}-000000000000"
+    stale_base = f"kcompat/jre:{current.java.major}-000000000000"
+    client = engine.client()
+    client.images.get(current.tag).tag(stale)
+    client.images.get(next(t for i in client.images.list(name="kcompat/jre") for t in i.tags
+                           if t.startswith(f"kcompat/jre:{current.java.major}-"))).tag(stale_base)
+    removed = builder.prune()
+    assert stale in removed and stale_base in removed
+    assert current.tag not in removed and engine.image_present(current.tag)
+    assert not engine.image_present(stale) and not engine.image_present(stale_base)
+
+
 def test_a_broker_that_exits_in_its_container(kc_config: HarnessConfig) -> None:
     provider = ContainerProvider(kc_config)
     spec = ClusterSpec.of(VERSION, "kraft", server_properties={"authorizer.class.name": "no.such.Authorizer"})
