@@ -204,10 +204,15 @@ def test_reuse_attaches_across_runs_and_concurrent_workers(kc_config: HarnessCon
         third = _result(subprocess.run(_reuse(kc_config, rack), capture_output=True, text=True, timeout=300))
         assert third["reattached"] and third["ids"] == results[0]["ids"]
         assert [c.status for c in engine.containers(**{engine.LABEL_REUSE: key})] == ["running"]
+        # A test that changed the cluster discards it: removed, since nobody else uses it.
+        spec = ClusterSpec.of(VERSION, "kraft", server_properties={"broker.rack": rack})
+        cluster = ContainerProvider(dataclasses.replace(kc_config, reuse=True)).start(spec)
+        assert cluster.reattached
+        cluster.discard()
+        assert engine.containers(**{engine.LABEL_REUSE: key}) == []
+        assert not (kc_config.cache_dir / "reuse" / key).exists()
     finally:
-        removed = remove_reused(kc_config.cache_dir, key)
-    assert removed and engine.containers(**{engine.LABEL_REUSE: key}) == []
-    assert not (kc_config.cache_dir / "reuse" / key).exists()
+        remove_reused(kc_config.cache_dir, key)
 
 
 def test_a_reused_sasl_cluster_keeps_its_super_password_and_is_never_removed_in_use(
