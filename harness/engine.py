@@ -9,8 +9,10 @@ internet through the engine's resolver.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -97,19 +99,25 @@ def translate(exc: Exception, doing: str) -> EngineError:
 
 def remove_where(labels: dict[str, str], keep: Callable[[Any], bool] | None = None, *, grace: float = 0.0
                  ) -> list[str]:
-    """Stop (``grace`` seconds, then SIGKILL) and remove the containers with ``labels`` that ``keep`` does not keep."""
-    removed = []
-    for container in containers(**labels):
-        if keep is not None and keep(container):
-            continue
-        if grace > 0:
-            try:
-                container.stop(timeout=int(grace))
-            except Exception:  # already gone or stopped: removal below settles it
-                pass
+    """Stop and remove the containers with ``labels`` that ``keep`` does not keep.
+
+    With ``grace``, all get SIGTERM at once and share one grace period before
+    removal kills what is left, so many containers take one grace, not many.
+    """
+    victims = [c for c in containers(**labels) if keep is None or not keep(c)]
+    if grace > 0:
+        deadline = time.monotonic() + grace
+        for container in victims:
+            with contextlib.suppress(Exception):  # not running: removal settles it
+                container.kill(signal="SIGTERM")
+        for container in victims:
+            if (left := deadline - time.monotonic()) <= 0:
+                break  # the grace is spent: removal kills what still runs
+            with contextlib.suppress(Exception):  # a read timeout: still running, removal kills it
+                container.wait(timeout=max(1, round(left)))
+    for container in victims:
         remove(container)
-        removed.append(str(container.name))
-    return removed
+    return [str(c.name) for c in victims]
 
 
 def remove(container: Any) -> None:

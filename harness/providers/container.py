@@ -427,15 +427,19 @@ def remove_reused(cache_dir: Path, key: str | None = None, *, locked: bool = Fal
     """
     keys = {key} if key else {str(c.labels[engine.LABEL_REUSE]) for c in
                               engine.containers(**{engine.LABEL_REUSE: ""})}
-    removed = []
-    for found in sorted(keys):
-        directory = cache_dir / "reuse" / found
-        with contextlib.nullcontext() if locked else exclusive(directory, timeout=30,
-                                                               waiting_for=f"to remove the reusable {found}"):
-            if not _nobody_uses(cache_dir, found):
-                continue
-            removed += engine.remove_where({engine.LABEL_REUSE: found}, grace=STOP_GRACE)
-            shutil.rmtree(directory, ignore_errors=True)
+    with contextlib.ExitStack() as locks:  # taken in key order; others take one at a time
+        free = []
+        for found in sorted(keys):
+            if not locked:
+                locks.enter_context(exclusive(cache_dir / "reuse" / found, timeout=30,
+                                              waiting_for=f"to remove the reusable {found}"))
+            if _nobody_uses(cache_dir, found):
+                free.append(found)
+        # One removal for all: they share one grace period.
+        removed = engine.remove_where({engine.LABEL_REUSE: ""}, lambda c: c.labels[engine.LABEL_REUSE] not in free,
+                                      grace=STOP_GRACE)
+        for found in free:
+            shutil.rmtree(cache_dir / "reuse" / found, ignore_errors=True)
             _lease_path(cache_dir, found).unlink(missing_ok=True)
     return removed
 
