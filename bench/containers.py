@@ -25,13 +25,14 @@ import platform
 import statistics
 import subprocess
 import time
+from typing import cast
 
 from harness import ClusterSpec, HarnessConfig, engine
-from harness.images import ImageBuilder
+from harness.catalog import Mode
+from harness.images import ImageBuilder, offline_base
 from harness.java import select_java
 from harness.providers.container import ContainerProvider, remove_reused, reuse_key
 from harness.providers.process import ProcessProvider
-from harness.rootfs import fingerprint
 
 
 def timed_boot(provider: ProcessProvider | ContainerProvider, spec: ClusterSpec) -> tuple[float, float]:
@@ -47,7 +48,7 @@ def build_times(config: HarnessConfig, version: str) -> tuple[float, float, floa
     release = ClusterSpec.of(version).release
     builder = ImageBuilder(config)
     java = select_java(release.line.java, config.cache_dir)
-    base = f"kcompat/jre:{java.major}-{fingerprint(java)[:12]}"
+    base = offline_base(java)
     client = engine.client()
     image = builder.image_for(release)
     for other in client.images.list(filters={"label": engine.LABEL_CONTENT}):
@@ -93,7 +94,7 @@ def main() -> None:
     rows = []
     for item in args.versions.split(",") if args.only in (None, "boot") else []:
         version, mode = item.split(":")
-        spec = ClusterSpec.of(version, mode)  # type: ignore[arg-type]
+        spec = ClusterSpec.of(version, cast(Mode, mode))
         container.images.image_for(spec.release)  # built before timing
         times: dict[str, list[tuple[float, float]]] = {"process": [], "container": []}
         for _ in range(args.rounds):

@@ -108,6 +108,11 @@ def _sweep_stale(directory: Path) -> None:
                 leftover.unlink(missing_ok=True)
 
 
+def offline_base(java: JavaRuntime) -> str:
+    """The tag of the base imported from ``java``: its major and a fingerprint of its files."""
+    return f"kcompat/jre:{java.major}-{fingerprint(java)[:12]}"
+
+
 def registry_base(major: int) -> str:
     return f"eclipse-temurin:{major}-jre"
 
@@ -178,7 +183,7 @@ class ImageBuilder:
         if self.config.image_base == "registry":
             base = registry_base(java.major)
         else:
-            base = f"kcompat/jre:{java.major}-{fingerprint(java)[:12]}"
+            base = offline_base(java)
         if not engine.image_present(base):
             return None
         return self._plan(release, java, str(engine.client().images.get(base).id)).tag
@@ -208,7 +213,7 @@ class ImageBuilder:
                     with contextlib.suppress(docker.errors.APIError):  # a container still runs it
                         client.images.remove(tag)
                         removed.append(tag)
-        wanted = {f"kcompat/jre:{r.major}-{fingerprint(r)[:12]}" for r in available_runtimes(self.config.cache_dir)}
+        wanted = {offline_base(runtime) for runtime in available_runtimes(self.config.cache_dir)}
         for base in client.images.list(name="kcompat/jre"):
             for tag in set(base.tags) - wanted:
                 with contextlib.suppress(docker.errors.APIError):  # images are still built on it
@@ -223,7 +228,7 @@ class ImageBuilder:
             name = registry_base(java.major)
             self._ensure_local(name, f"the registry base of Java {java.major}")
             return name, str(engine.client().images.get(name).id)
-        tag = f"kcompat/jre:{java.major}-{fingerprint(java)[:12]}"
+        tag = offline_base(java)
         with exclusive(self.directory / f"jre-{java.major}", timeout=BUILD_LOCK_TIMEOUT,
                        waiting_for=f"to import the Java {java.major} base image"):
             if not engine.image_present(tag):
