@@ -63,8 +63,8 @@ def client() -> docker.DockerClient:
         connected = docker.from_env(timeout=API_TIMEOUT, max_pool_size=64)
         connected.ping()
     except docker.errors.DockerException as exc:
-        reason = str(exc).splitlines()[0][:200]
-        raise EngineError(f"no Docker engine answers at {engine_address()} ({reason})", hint=START_HINT) from exc
+        raise EngineError(f"no Docker engine answers at {engine_address()} ({reason(exc, 200)})",
+                          hint=START_HINT) from exc
     return connected
 
 
@@ -91,11 +91,15 @@ def containers(**label_values: str) -> list[Any]:
     return list(client().containers.list(all=True, filters={"label": filters}))
 
 
+def reason(exc: BaseException, limit: int = 300) -> str:
+    """The first line of an SDK or transport error (the engine's own explanation when it gave one)."""
+    text = str(getattr(exc, "explanation", None) or exc).strip()
+    return (text.splitlines()[0] if text else type(exc).__name__)[:limit]
+
+
 def translate(exc: Exception, doing: str) -> EngineError:
     """An SDK or transport error as a one-line ``EngineError``."""
-    text = str(getattr(exc, "explanation", None) or exc).strip()
-    reason = text.splitlines()[0] if text else type(exc).__name__
-    return EngineError(f"the Docker engine failed while {doing}: {reason[:300]}", hint=START_HINT)
+    return EngineError(f"the Docker engine failed while {doing}: {reason(exc)}", hint=START_HINT)
 
 
 def remove_where(labels: dict[str, str], keep: Callable[[Any], bool] | None = None, *, grace: float = 0.0

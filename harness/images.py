@@ -341,7 +341,7 @@ class ImageBuilder:
             code = container.wait(timeout=60).get("StatusCode")
             output = str(container.logs(stdout=True, stderr=True).decode(errors="replace"))
         except Exception as exc:
-            raise ImageError(f"`java -version` does not run in image {name}: {str(exc).splitlines()[0][:200]}",
+            raise ImageError(f"`java -version` does not run in image {name}: {engine.reason(exc, 200)}",
                              hint=hint) from exc
         finally:
             if container is not None:

@@ -49,8 +49,9 @@ from testcontainers.core.docker_client import DockerClient
 from testcontainers.core.labels import create_labels
 
 from .. import engine, watchdog
+from ..artifacts import logging_backend
 from ..config import HarnessConfig
-from ..errors import BootError, ConfigError, EngineError, HarnessError, ImageError
+from ..errors import BootError, ConfigError, HarnessError
 from ..images import BrokerImage, ImageBuilder
 from ..locking import exclusive
 from ..reaper import owner_token
@@ -129,8 +130,7 @@ class JvmContainer:
             if created is not None:
                 with contextlib.suppress(HarnessError):
                     engine.remove(created)
-            reason = str(getattr(exc, "explanation", None) or exc).splitlines()[0][:300]
-            raise BootError(f"can't start the container of {self.name} ({self.image}): {reason}",
+            raise BootError(f"can't start the container of {self.name} ({self.image}): {engine.reason(exc)}",
                             log=self.log_path) from exc
         self._follow_from(None)
 
@@ -371,10 +371,8 @@ class ContainerProvider(JvmProvider):
             raise ConfigError("a spec's java applies to the process provider; containers use their image's Java")
         self._prepare()
         self._progress(f"preparing the image of Kafka {spec.version}")
-        image = self.images.image_for(spec.release)
-        if not engine.image_present(image.tag):
-            raise ImageError(f"image {image.tag} vanished from the engine before the boot")
-        logging = "log4j2" if spec.version.supports("log4j2") else "log4j1"
+        image = self.images.image_for(spec.release)  # local by now; creating never pulls
+        logging = logging_backend(spec.release).name  # the binding the image's classpath carries
         if not self.config.reuse:
             return boot_with_retry(lambda: ContainerCluster(
                 spec, image=image, run_id=self.run_id, run_dir=self.run_dirs.new(spec), logging=logging,
