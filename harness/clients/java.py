@@ -6,6 +6,8 @@ driven over JSON lines on stdin/stdout.  One sidecar runs per (process, client
 version): an xdist worker starts it on first use and keeps it for every cell.
 A sidecar that dies or stops answering is a ``HarnessError`` (infra error,
 never a compatibility finding); it is killed and the next call starts a new one.
+One that died between calls affected no call: the next call starts a new one
+and the exit code is kept in ``exits_between_calls`` and written to its log.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class Sidecar:
         self._buffer = b""
         self._ids = 0
         self.starts = 0
+        self.exits_between_calls: list[int] = []
 
     def _command(self) -> list[str]:
         store = ArtifactStore(self.config)
@@ -91,6 +94,8 @@ class Sidecar:
         return self._proc is not None and self._proc.poll() is None
 
     def call(self, op: str, connection: Endpoint | None, args: dict[str, Any]) -> dict[str, Any]:
+        if self._proc is not None and self._proc.poll() is not None:
+            self._note_exit_between_calls(self._proc.returncode)
         if not self.alive:
             self.start()
         assert self._proc is not None and self._proc.stdin is not None
@@ -148,6 +153,12 @@ class Sidecar:
             raise HarnessError(f"the sidecar for kafka-clients {self.version} wrote a non-JSON line during {what}: "
                                f"{line[:120]!r}", log=self.log_path) from exc
         return decoded
+
+    def _note_exit_between_calls(self, code: int) -> None:
+        self.exits_between_calls.append(code)
+        self._proc = None
+        with self.log_path.open("a") as log:
+            log.write(f"kcompat: the sidecar exited with code {code} between calls; the next call starts a new one\n")
 
     def kill(self) -> None:
         if self._proc is not None:

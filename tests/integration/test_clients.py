@@ -146,16 +146,41 @@ def test_every_client_records_the_same_authorization_error(kafka_cluster_factory
         assert "alice-secret-pw" not in admin.sidecar.log_path.read_text(errors="replace")
 
 
-def test_a_crashed_sidecar_is_an_infra_error_then_restarts(kc_config):
+def test_a_sidecar_killed_during_a_call_is_an_infra_error_then_restarts(kc_config, monkeypatch):
     sidecar = Sidecar(JAVA[-1], kc_config)
     try:
         assert sidecar.call("version", None, {})["version"] == JAVA[-1]
         assert sidecar._proc is not None
-        os.kill(sidecar._proc.pid, signal.SIGKILL)
-        with pytest.raises(HarnessError, match="exited with code .* next call starts a new one.*log: "):
+        pid = sidecar._proc.pid
+        # Stopped first, so it can't answer before the kill lands; killed once the request is written.
+        os.kill(pid, signal.SIGSTOP)
+        _wait_until_stopped(pid)
+        read_line = sidecar._read_line
+        def kill_then_read(timeout: float, what: str):
+            os.kill(pid, signal.SIGKILL)
+            return read_line(timeout, what)
+        monkeypatch.setattr(sidecar, "_read_line", kill_then_read)
+        with pytest.raises(HarnessError, match="exited with code -9 during version .*next call starts a new one.*log: "):
             sidecar.call("version", None, {})
+        monkeypatch.undo()
         assert sidecar.call("version", None, {})["version"] == JAVA[-1]
         assert sidecar.starts == 2
+        assert sidecar.exits_between_calls == []
+    finally:
+        sidecar.close()
+
+
+def test_a_sidecar_dead_between_calls_is_restarted_and_recorded(kc_config):
+    sidecar = Sidecar(JAVA[-1], kc_config)
+    try:
+        sidecar.call("version", None, {})
+        assert sidecar._proc is not None
+        os.kill(sidecar._proc.pid, signal.SIGKILL)
+        sidecar._proc.wait(timeout=10)
+        assert sidecar.call("version", None, {})["version"] == JAVA[-1]
+        assert sidecar.starts == 2
+        assert sidecar.exits_between_calls == [-9]
+        assert "exited with code -9 between calls" in sidecar.log_path.read_text()
     finally:
         sidecar.close()
 
