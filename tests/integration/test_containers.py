@@ -9,6 +9,7 @@ engine; without one they fail with the engine's one-line error.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import signal
@@ -23,7 +24,7 @@ import pytest
 from harness import BootError, ClusterSpec, HarnessConfig
 from harness import engine
 from harness.errors import ImageError
-from harness.images import ImageBuilder
+from harness.images import ImageBuilder, registry_base
 from harness.providers.container import ContainerProvider, remove_reused, reuse_key
 from harness.reaper import owner_token
 from harness.wire import WireConnection
@@ -34,6 +35,12 @@ VERSION = "3.9"
 
 def _containers_of_run(run_id: str) -> list[str]:
     return [c.name for c in engine.containers(**{engine.LABEL_RUN: run_id})]
+
+
+def _base_of(image: str) -> str:
+    """The imported Java base ``image`` was built on (its tag carries the host JDK's fingerprint)."""
+    return next(tag for layer in engine.client().api.history(image) for tag in layer.get("Tags") or ()
+                if tag.startswith("kcompat/jre:"))
 
 
 def test_an_image_is_built_once_and_tagged_by_its_content(kc_config: HarnessConfig) -> None:
@@ -55,8 +62,7 @@ def test_prune_removes_replaced_images_and_keeps_current_ones(kc_config: Harness
     stale_base = f"kcompat/jre:{current.java.major}-000000000000"
     client = engine.client()
     client.images.get(current.tag).tag(stale)
-    client.images.get(next(t for i in client.images.list(name="kcompat/jre") for t in i.tags
-                           if t.startswith(f"kcompat/jre:{current.java.major}-"))).tag(stale_base)
+    client.images.get(_base_of(current.tag)).tag(stale_base)
     removed = builder.prune()
     assert stale in removed and stale_base in removed
     assert current.tag not in removed and engine.image_present(current.tag)
@@ -98,8 +104,7 @@ def test_a_named_image_is_used_as_it_is(kc_config: HarnessConfig) -> None:
 def test_a_named_image_without_kafka_is_a_clear_error(kc_config: HarnessConfig) -> None:
     """A Java-only image (the offline base itself) named for 3.9: the KRaft format can't find its class."""
     built = ImageBuilder(kc_config).image_for(ClusterSpec.of(VERSION).release)
-    base = next(tag for image in engine.client().images.list(name="kcompat/jre") for tag in image.tags
-                if tag.startswith(f"kcompat/jre:{built.java.major}-"))
+    base = _base_of(built.tag)
     provider = ContainerProvider(dataclasses.replace(kc_config, images=f"{VERSION}={base}"))
     with pytest.raises(BootError, match=r"storage format of node 1 \(Kafka 3.9.2, container\) exited with code 1"
                        r".*kafka.tools.StorageTool") as caught:
@@ -112,6 +117,43 @@ def test_a_named_image_that_is_not_local_is_never_pulled(kc_config: HarnessConfi
     config = dataclasses.replace(kc_config, images=f"{VERSION}=example.invalid/kafka:absent")
     with pytest.raises(ImageError, match=r"not on this engine.*hint: docker pull example.invalid/kafka:absent"):
         ContainerProvider(config).start(ClusterSpec.of(VERSION, "kraft"))
+
+
+def test_the_registry_base_is_never_pulled_and_is_built_on_when_local(kc_config: HarnessConfig) -> None:
+    """The ``registry`` build path end to end.  This machine has no registry, so unless the real
+    eclipse-temurin image is already here, a local stand-in gets its name: the offline base plus
+    a label, so that its id (and so the broker image's content hash) differs from the offline one."""
+    release = ClusterSpec.of(VERSION).release
+    offline = ImageBuilder(kc_config).image_for(release)
+    config = dataclasses.replace(kc_config, image_base="registry")
+    base = registry_base(offline.java.major)
+    client = engine.client()
+    stand_in = not engine.image_present(base)
+    if stand_in:
+        with pytest.raises(ImageError, match=rf"image {base} \(the registry base of Java {offline.java.major}\) "
+                           rf"is not on this engine.*hint: docker pull {base}"):
+            ImageBuilder(config).image_for(release)
+        assert not engine.image_present(base)
+        dockerfile = f"FROM {_base_of(offline.tag)}\nLABEL io.kcompat.test=registry-stand-in\n"
+        client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=base, pull=False, rm=True)
+    built = None
+    try:
+        built = ImageBuilder(config).image_for(release)
+        assert built.tag != offline.tag and built.tag.startswith(f"kcompat/kafka:{release.version}-")
+        assert built.build_seconds > 0 or not stand_in
+        assert client.images.get(base).id in {layer["Id"] for layer in client.api.history(built.tag)}
+        provider = ContainerProvider(config)
+        with provider.start(ClusterSpec.of(VERSION, "kraft")) as cluster:
+            assert cluster.image.tag == built.tag
+            conn = WireConnection(cluster.brokers[0].host, cluster.brokers[0].port)
+            assert conn.api_versions()
+            conn.close()
+        assert _containers_of_run(provider.run_id) == []
+    finally:
+        if stand_in:
+            if built is not None:
+                client.images.remove(built.tag)
+            client.images.remove(base)
 
 
 def test_no_engine_is_a_one_line_error(kc_config: HarnessConfig) -> None:

@@ -41,6 +41,7 @@ def test_a_dead_owners_lock_is_free_again(tmp_path: Path) -> None:
     child = context.Process(target=_hold_and_die, args=(str(tmp_path), port))
     child.start()
     child.join(timeout=60)
+    assert child.exitcode == 0  # it did hold the lock
     assert PortAllocator(tmp_path).reserve(port) == port
 
 
