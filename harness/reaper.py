@@ -23,8 +23,9 @@ import signal
 import subprocess
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -40,16 +41,23 @@ def new_run_id() -> str:
 
 
 def owner_token(pid: int | None = None) -> str:
-    """``<pid>-<start time>``: a pid alone may be reused by the time we check."""
-    process = psutil.Process(pid or os.getpid())
-    return f"{process.pid}-{int(process.create_time() * 100)}"
+    """``<pid>-<start>``: a pid alone may be reused by the time we check.
+
+    The start is the kernel's, in clock ticks since boot (``/proc/<pid>/stat``),
+    not a wall-clock time: a stepped clock (NTP, a migrated VM) shifts the
+    wall-clock start of every live process and would make them all look dead.
+    """
+    pid = pid or os.getpid()
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    start = stat[stat.rindex(")") + 2:].split()[19]  # field 22; the fields after the name start at 3
+    return f"{pid}-{start}"
 
 
 def owner_alive(token: str) -> bool:
     try:
-        pid_text, start = token.split("-", 1)
+        pid_text, _ = token.split("-", 1)
         return owner_token(int(pid_text)) == token
-    except (ValueError, psutil.Error):
+    except (ValueError, OSError):
         return False
 
 
@@ -57,8 +65,18 @@ _SETPRIV = shutil.which("setpriv")
 _prctl = ctypes.CDLL(None, use_errno=True).prctl  # bound now: no dlopen in a forked child
 
 
-def _die_with_parent() -> None:
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+# The death signal is armed in the child, after fork: a parent that died in between has
+# already gone (the child was re-parented), so the child checks it still has the parent
+# that spawned it, and quits if not.
+_GUARD = 'test "$PPID" = "$1" || exit 99; shift; exec "$@"'
+
+
+def _die_with(parent: int) -> Callable[[], None]:
+    def arm() -> None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(99)
+    return arm
 
 
 def spawn(command: list[str], **popen: Any) -> subprocess.Popen[bytes]:
@@ -69,9 +87,11 @@ def spawn(command: list[str], **popen: Any) -> subprocess.Popen[bytes]:
     is unsafe once librdkafka or sidecar reader threads exist); without
     setpriv, a pre-bound ``prctl`` in ``preexec_fn`` is the fallback.
     """
+    parent = os.getpid()
     if _SETPRIV is not None:
-        return subprocess.Popen([_SETPRIV, "--pdeathsig", "KILL", "--", *command], start_new_session=True, **popen)
-    return subprocess.Popen(command, start_new_session=True, preexec_fn=_die_with_parent, **popen)
+        return subprocess.Popen([_SETPRIV, "--pdeathsig", "KILL", "--", "/bin/sh", "-c", _GUARD, "kcompat-spawn",
+                                 str(parent), *command], start_new_session=True, **popen)
+    return subprocess.Popen(command, start_new_session=True, preexec_fn=_die_with(parent), **popen)
 
 
 def labels(run_id: str) -> list[str]:

@@ -63,7 +63,7 @@ ALIVE_CHECK_INTERVAL = 0.25
 """Seconds between engine lookups of a container's state while waiting for readiness."""
 ATTACH_TIMEOUT = 60.0
 """Seconds a reused cluster has to answer again (on a busy 2-core machine) before it is replaced."""
-LOG_DRAIN_TIMEOUT = 5.0
+LOG_DRAIN_TIMEOUT = 30.0  # the log stream ends with the container; a bound only against a stuck engine
 STATE_FILE = "cluster.json"
 
 

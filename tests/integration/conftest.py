@@ -27,7 +27,7 @@ def connect(cluster: Cluster, node: int = 0, *, user: str | None = None, passwor
             ) -> tuple[WireConnection, dict[int, ApiVersionRange]]:
     """A wire connection to one broker, authenticated when the cluster has SASL."""
     endpoint = cluster.brokers[node]
-    conn = WireConnection(endpoint.host, endpoint.port)
+    conn = WireConnection(endpoint.host, endpoint.port, timeout=40)  # longer than create_topic's 30 s broker wait
     offered = {r.api_key: r for r in conn.api_versions()}
     sasl = cluster.spec.sasl
     if sasl is not None:

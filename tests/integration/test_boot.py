@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from harness import ClusterSpec, load_catalog
@@ -22,9 +24,14 @@ def test_broker_answers_api_versions_and_metadata(kafka_cluster_factory, wire, v
         assert sorted(cluster.api_versions, key=lambda r: r.api_key) == sorted(offered.values(), key=lambda r: r.api_key)
     release = cluster.spec.release
     assert cluster.java.major in release.line.java
-    # The broker says which Kafka it is: the jars are the ones asked for.
-    log = cluster.brokers[0].log_path.read_text(errors="replace")
-    assert f"Kafka version: {release.version}" in log or f"Kafka version : {release.version}" in log
+    # The broker says which Kafka it is: the jars are the ones asked for.  It logs that just
+    # after it starts answering (and a container's log arrives through a follower thread).
+    said = (f"Kafka version: {release.version}", f"Kafka version : {release.version}")
+    deadline = time.monotonic() + 30
+    while not any(s in (log := cluster.brokers[0].log_path.read_text(errors="replace")) for s in said):
+        if time.monotonic() > deadline:
+            pytest.fail(f"{cluster.brokers[0].log_path} never said {said[0]!r}; it ends: {log[-500:]!r}")
+        time.sleep(0.2)
 
 
 def test_old_and_new_brokers_differ_as_kafka_4_documents(kafka_cluster_factory) -> None:

@@ -42,7 +42,8 @@ def test_a_dead_owners_lock_is_free_again(tmp_path: Path) -> None:
     child.start()
     child.join(timeout=60)
     assert child.exitcode == 0  # it did hold the lock
-    assert PortAllocator(tmp_path).reserve(port) == port
+    # The lock alone: the port itself may meanwhile be bound by another worker's broker.
+    assert PortAllocator(tmp_path)._lock(port)
 
 
 def test_a_taken_port_is_a_clear_error(tmp_path: Path) -> None:
