@@ -231,6 +231,12 @@ public final class AdminSidecar {
             result.addProperty("version", AppInfo.version());
             return result;
         }
+        if ("api_versions".equals(op)) {
+            return clientApiVersions();
+        }
+        if ("methods".equals(op)) {
+            return publicMethods(args.get("class").getAsString());
+        }
         if ("close".equals(op)) {
             AdminClient closing = CLIENTS.remove(clientKey(request.getAsJsonObject("connection")));
             if (closing != null) {
@@ -262,6 +268,37 @@ public final class AdminSidecar {
         }
         call.result.add("request_version", sentVersion(mark, call.apiKey));
         return call.result;
+    }
+
+    /** The newest request version this release can send, per API (ApiKeys.latestVersion). */
+    private static JsonObject clientApiVersions() {
+        JsonObject versions = new JsonObject();
+        for (ApiKeys key : ApiKeys.values()) {
+            int latest = latestVersion(key.name());
+            if (latest >= 0) {
+                versions.addProperty(key.name(), latest);
+            }
+        }
+        JsonObject result = new JsonObject();
+        result.add("api_versions", versions);
+        return result;
+    }
+
+    /** The public method names of a class of this release, or "missing": what its API offers, by reflection. */
+    private static JsonObject publicMethods(String className) {
+        JsonObject result = new JsonObject();
+        java.util.TreeSet<String> names = new java.util.TreeSet<String>();
+        try {
+            for (Method method : Class.forName(className).getMethods()) {
+                if (method.getDeclaringClass() != Object.class) {
+                    names.add(method.getName());
+                }
+            }
+            result.add("methods", new Gson().toJsonTree(names));
+        } catch (ClassNotFoundException e) {
+            result.add("methods", JsonNull.INSTANCE);
+        }
+        return result;
     }
 
     /** The record being built for one call. */
