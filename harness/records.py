@@ -1,0 +1,214 @@
+"""The matrix's public contract: cells and the records they produce (docs/RECORDS.md).
+
+This module imports only the standard library, so the reports, the Spark job
+and users' own tools can read a run directory anywhere: no kio, no pytest, no
+Kafka client.  A cell is (claim, broker version, metadata mode, client
+reference); its id is the key that records, repro, bisect and history share.
+
+Writing is append-only and crash-safe: each record is one ``os.write`` of a
+whole line to a file opened with ``O_APPEND`` under an exclusive ``flock``,
+then ``fsync``; a reader skips (and counts) a torn last line, so a run killed
+with SIGKILL keeps every finished cell.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal
+
+SCHEMA_VERSION = 1
+READABLE_SCHEMA_VERSIONS = frozenset({1})
+RECORDS_FILE = "records.jsonl"
+RUN_FILE = "run.json"
+
+Outcome = Literal["pass", "unsupported", "deviation", "fail", "infra_error"]
+OUTCOMES: tuple[Outcome, ...] = ("pass", "unsupported", "deviation", "fail", "infra_error")
+"""Every verdict, in the order summaries show them."""
+ACCEPTED: frozenset[str] = frozenset({"pass", "unsupported", "deviation"})
+"""Verdicts of a judged cell: a run whose every cell has one of these succeeded."""
+LimitedBy = Literal["broker", "client", "both"]
+LIMITED_BY: tuple[LimitedBy, ...] = ("broker", "client", "both")
+
+_CELL_ID = re.compile(r"^(?P<claim>KIP-\d+/[a-z0-9][a-z0-9-]*)\[(?P<broker>\d+(?:\.\d+){1,3})-(?P<mode>zk|kraft)"
+                      r"\|(?P<client>[a-z]+(?::\d+(?:\.\d+){1,3})?(?:@v\d+)?)\]$")
+
+
+class RecordError(ValueError):
+    """A cell id or record that does not follow docs/RECORDS.md."""
+
+
+@dataclass(frozen=True, order=True)
+class Cell:
+    """One point of the matrix: a claim, a broker (version and mode), a client reference."""
+
+    claim_id: str
+    broker_version: str
+    broker_mode: str
+    client: str
+    """A client reference as written on the command line: ``wire``, ``wire@v5``, ``confluent``,
+    ``confluent:2.0.2``, ``java:3.7.0``."""
+
+    @property
+    def id(self) -> str:
+        return f"{self.claim_id}[{self.broker_version}-{self.broker_mode}|{self.client}]"
+
+    @property
+    def kip(self) -> str:
+        return self.claim_id.split("/", 1)[0]
+
+    @classmethod
+    def parse(cls, cell_id: str) -> Cell:
+        match = _CELL_ID.match(cell_id.strip())
+        if match is None:
+            raise RecordError(f"{cell_id!r} is not a cell id like "
+                              "KIP-525/validate-only-returns-configs[2.4.1-zk|java:3.7.0]")
+        return cls(match["claim"], match["broker"], match["mode"], match["client"])
+
+    def __str__(self) -> str:
+        return self.id
+
+
+@dataclass(frozen=True)
+class Record:
+    """One judged cell, one line of records.jsonl.  Field meanings: docs/RECORDS.md."""
+
+    run_id: str
+    cell_id: str
+    kip: str
+    claim_id: str
+    api: str
+    broker_version: str
+    broker_mode: str
+    provider: str
+    client_kind: str
+    client_version: str
+    outcome: Outcome
+    client: str = ""
+    broker_nodes: int = 1
+    security: str = "plaintext"
+    librdkafka_version: str | None = None
+    java_version: str | None = None
+    request_version: int | None = None
+    required_versions: dict[str, int | None] = field(default_factory=dict)
+    broker_max_version: int | None = None
+    client_max_version: int | None = None
+    limited_by: LimitedBy | None = None
+    documented: dict[str, Any] = field(default_factory=dict)
+    observed: dict[str, Any] = field(default_factory=dict)
+    differences: list[dict[str, Any]] = field(default_factory=list)
+    reason: str | None = None
+    duration_ms: float = 0.0
+    call_ms: float | None = None
+    started_at: str = ""
+    attempt: int = 1
+    worker: str = "main"
+    log: str | None = None
+    schema_version: int = SCHEMA_VERSION
+
+    @property
+    def cell(self) -> Cell:
+        return Cell.parse(self.cell_id)
+
+    def as_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["schema_version"] = self.schema_version
+        return data
+
+    def line(self) -> str:
+        return json.dumps(self.as_json(), sort_keys=True, separators=(",", ":"), default=str) + "\n"
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Record:
+        """Read a record of any readable schema version; unknown keys are kept out, missing ones defaulted."""
+        version = data.get("schema_version")
+        if version not in READABLE_SCHEMA_VERSIONS:
+            raise RecordError(f"schema_version {version!r} is not one this kcompat reads "
+                              f"({', '.join(map(str, sorted(READABLE_SCHEMA_VERSIONS)))})")
+        known = {f.name for f in fields(cls)}
+        missing = [name for name in _REQUIRED if name not in data]
+        if missing:
+            raise RecordError(f"record lacks {', '.join(missing)}")
+        if data["outcome"] not in OUTCOMES:
+            raise RecordError(f"outcome {data['outcome']!r} is not one of {', '.join(OUTCOMES)}")
+        Cell.parse(str(data["cell_id"]))
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+_REQUIRED = ("run_id", "cell_id", "kip", "claim_id", "api", "broker_version", "broker_mode", "provider",
+             "client_kind", "client_version", "outcome")
+
+
+def append_record(path: Path, record: Record) -> None:
+    """Append one whole line and make it durable before the cell counts as done."""
+    data = record.line().encode()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        written = os.write(fd, data)
+        if written != len(data):  # a full disk: never leave half a line for the next writer
+            os.ftruncate(fd, os.fstat(fd).st_size - written)
+            raise OSError(f"short write to {path} ({written} of {len(data)} bytes)")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@dataclass
+class ReadReport:
+    """What a tolerant read of records.jsonl skipped, and why: never silent, never fatal."""
+
+    records: list[Record] = field(default_factory=list)
+    malformed: list[tuple[int, str]] = field(default_factory=list)
+    """(line number, reason) of lines that are not JSON or not a record."""
+    unknown_schema: list[tuple[int, str]] = field(default_factory=list)
+    torn_last_line: bool = False
+
+    @property
+    def skipped(self) -> int:
+        return len(self.malformed) + len(self.unknown_schema) + int(self.torn_last_line)
+
+
+def read_records(path: Path) -> ReadReport:
+    report = ReadReport()
+    if not path.exists():
+        return report
+    raw = path.read_bytes()
+    lines = raw.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    elif lines:
+        report.torn_last_line = True  # a writer died mid-line (or the file was cut): not a record
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if not isinstance(data, dict):
+                raise RecordError("not a JSON object")
+            report.records.append(Record.from_json(data))
+        except RecordError as exc:
+            target = report.unknown_schema if "schema_version" in str(exc) else report.malformed
+            target.append((number, str(exc)))
+        except (ValueError, TypeError) as exc:
+            report.malformed.append((number, f"not a record: {exc}"))
+    return report
+
+
+def latest_by_cell(records: Iterable[Record]) -> dict[str, Record]:
+    """The last record of each cell (a resumed run may hold an earlier attempt's line)."""
+    latest: dict[str, Record] = {}
+    for record in records:
+        latest[record.cell_id] = record
+    return latest
+
+
+def iter_record_files(run_dirs: Iterable[Path]) -> Iterator[Path]:
+    for run_dir in run_dirs:
+        yield run_dir / RECORDS_FILE
