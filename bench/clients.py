@@ -48,7 +48,7 @@ def main() -> None:
     with ProcessProvider(config).start(ClusterSpec.of(args.version)) as cluster:
         endpoint = Endpoint(cluster.bootstrap_servers)
         target = [ConfigTarget("topic", "bench-topic")]
-        clients = {kind: client_for(kind.split(":")[0], endpoint, config, version=kind.partition(":")[2] or None)
+        clients = {kind: client_for(kind, endpoint, config)
                    for kind in ("wire", "confluent", f"java:{args.java_client}")}
         clients["wire"].create_topics([NewTopic("bench-topic", 1, 1)])
         host, port = endpoint.first

@@ -20,7 +20,16 @@ from rich.table import Table
 
 from .artifacts import ArtifactStore, BrokerArtifacts
 from .catalog import BrokerRelease, Mode, load_catalog
-from .clients import AdminClient, AdminResult, ConfigTarget, Endpoint, NewPartitions, NewTopic, client_for
+from .clients import (
+    AdminClient,
+    AdminResult,
+    ConfigTarget,
+    Endpoint,
+    NewPartitions,
+    NewTopic,
+    client_for,
+    parse_clients,
+)
 from .clients.java import close_sidecars
 from .config import HarnessConfig
 from .errors import EngineError, HarnessError
@@ -406,6 +415,7 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
     config = _config(ctx)
 
     def work() -> None:
+        refs = parse_clients(names or _default_clients())  # checked before anything boots
         reap_orphans()
         spec = ClusterSpec.of(version, cast(Mode | None, mode))
         reporter.fetch(ArtifactStore(config), spec.release)
@@ -417,9 +427,8 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
                 seed = client_for("wire", endpoint, config)
                 seed.create_topics([NewTopic("kcompat-survey", 1, 1)])
                 seed.close()
-                for name in names or _default_clients():
-                    kind, _, client_version = name.partition(":")
-                    admin = client_for(kind, endpoint, config, version=client_version or None)
+                for ref in refs:
+                    admin = client_for(ref, endpoint, config)
                     try:
                         results = client_cells(admin, "kcompat-survey")
                     finally:
@@ -427,7 +436,7 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
                     if as_json:
                         for result in results:
                             click.echo(json.dumps(result.as_json()))
-                    table.add_row(results[0].client_version, *(_cell(r) for r in results))
+                    table.add_row(str(ref.resolved()), *(_cell(r) for r in results))
         finally:
             close_sidecars()
         if not as_json:

@@ -120,6 +120,8 @@ class AdminResult:
     exception_message: str | None = None
     unsupported_options: tuple[str, ...] = ()
     """Options asked for that this client version can't express (left out of the call)."""
+    librdkafka_version: str | None = None
+    """confluent-kafka only: the librdkafka under it (``client_version`` is confluent-kafka's own release)."""
 
     def resource(self, name: str) -> ResourceOutcome:
         for outcome in self.resources:
@@ -135,6 +137,7 @@ class AdminResult:
 class AdminClient(Protocol):
     kind: str
     version: str
+    """The bare release of the client library: kio's for wire, confluent-kafka's, kafka-clients'."""
 
     def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False) -> AdminResult: ...
 

@@ -45,7 +45,11 @@ _CONFIG_TYPES = {"topic": ck.ResourceType.TOPIC, "broker": ck.ResourceType.BROKE
 
 
 def installed_version() -> str:
-    return f"confluent-kafka {dist_version('confluent-kafka')} (librdkafka {confluent_kafka.libversion()[0]})"
+    return dist_version("confluent-kafka")
+
+
+def librdkafka_version() -> str:
+    return str(confluent_kafka.libversion()[0])
 
 
 class _SentRequests(logging.Handler):
@@ -95,6 +99,7 @@ class ConfluentClient:
 
     def __init__(self, endpoint: Endpoint):
         self.version = installed_version()
+        self.librdkafka_version = librdkafka_version()
         self._log = _SentRequests()
         # An unregistered logger: it dies with this client, and nothing propagates to pytest's capture.
         logger = logging.Logger("kcompat.confluent", logging.DEBUG)
@@ -153,10 +158,10 @@ class ConfluentClient:
         except (KafkaException, ValueError, TypeError, NotImplementedError) as exc:
             return AdminResult(operation, self.kind, self.version, self._request_version(mark, api),
                                exception=type(exc).__name__, exception_message=str(exc),
-                               unsupported_options=tuple(dropped))
+                               unsupported_options=tuple(dropped), librdkafka_version=self.librdkafka_version)
         outcomes = tuple(describe(key, future) for key, future in futures.items())
         return AdminResult(operation, self.kind, self.version, self._request_version(mark, api), outcomes,
-                           unsupported_options=tuple(dropped))
+                           unsupported_options=tuple(dropped), librdkafka_version=self.librdkafka_version)
 
     def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False) -> AdminResult:
         def new(topic: NewTopic) -> Any:
@@ -216,14 +221,15 @@ class ConfluentClient:
             metadata = self._admin.list_topics(timeout=30)
         except KafkaException as exc:
             return AdminResult("list_topics", self.kind, self.version, self._request_version(mark, "Metadata"),
-                               exception=type(exc).__name__, exception_message=str(exc))
+                               exception=type(exc).__name__, exception_message=str(exc),
+                               librdkafka_version=self.librdkafka_version)
         outcomes = []
         for name in sorted(metadata.topics):
             topic = metadata.topics[name]
             code = int(topic.error.code()) if topic.error is not None else 0
             outcomes.append(ResourceOutcome.of(name, code, None, partitions=len(topic.partitions)))
         return AdminResult("list_topics", self.kind, self.version, self._request_version(mark, "Metadata"),
-                           tuple(outcomes), ("partitions",))
+                           tuple(outcomes), ("partitions",), librdkafka_version=self.librdkafka_version)
 
     def create_acls(self, acls: Sequence[AclSpec]) -> AdminResult:
         bindings = {}

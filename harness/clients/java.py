@@ -203,7 +203,7 @@ class JavaClient:
                  run_id: str | None = None):
         self.endpoint = endpoint
         self.sidecar = sidecar_for(client_version, config, run_id=run_id)
-        self.version = f"kafka-clients {client_version}"
+        self.version = client_version
 
     def _call(self, op: str, args: dict[str, Any]) -> AdminResult:
         raw = self.sidecar.call(op, self.endpoint, args)

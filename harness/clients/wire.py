@@ -142,7 +142,7 @@ class WireClient:
     def __init__(self, endpoint: Endpoint, *, timeout: float = 30.0):
         self.endpoint = endpoint
         self.timeout = timeout
-        self.version = f"kio {dist_version('kio')}"
+        self.version = dist_version("kio")
         self._connections: dict[tuple[str, int], tuple[WireConnection, dict[int, ApiVersionRange]]] = {}
 
     # -- connections ------------------------------------------------------------

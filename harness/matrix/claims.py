@@ -1,0 +1,385 @@
+"""The KIPs' documented claims, loaded from ``scenarios/claims/KIP-*.toml`` through one schema.
+
+Why TOML: the standard library reads it (no dependency for users' tools), the
+catalog is TOML already, and it has no YAML-style coercions (``2.10`` stays a
+string where it is quoted, ``no`` is not false).  tomllib gives no line
+numbers, so a load error finds the line itself: the claim's ``[[claim]]``
+header, then the first line in that block naming the offending key.
+
+A claim is the documented side only: the API and request-version range it
+needs, the cluster it needs, the probe that observes it, what the KIP
+documents for pairs in range (``[[claim.expect]]``) and for pairs below it
+(``[[claim.fallback]]``, per side that is short), each with the verbatim quote
+it rests on.  What one cell expects is derived from these and the versions
+the two sides can use (``verdict.documented_for``); nothing is written per cell.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kio.schema.errors import ErrorCode
+from kio.schema.index import api_key_map
+
+from ..errors import ConfigError
+from ..records import LIMITED_BY
+from .observables import PROBES, check_matcher
+
+CLIENT_KINDS = ("wire", "confluent", "java")
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_KIP = re.compile(r"^KIP-\d+$")
+_VERSIONS = re.compile(r"^(?P<min>\d+)(?:\+|-(?P<max>\d+))$")
+ERROR_NAMES = frozenset({"NONE"} | {e.name.upper() for e in ErrorCode})
+API_KEYS = {"".join(p.capitalize() for p in str(snake).split("_")): key for key, snake in api_key_map.items()}
+
+
+class ClaimError(ConfigError):
+    """A claims file that does not follow the schema: names the file, the line and the reason."""
+
+
+@dataclass(frozen=True)
+class Documented:
+    """One documented observable with the KIP's words for it."""
+
+    quote: str
+    observe: Mapping[str, Any]
+    clients: tuple[str, ...] = ()
+    """Client kinds this applies to; empty = every client."""
+    limited_by: tuple[str, ...] = ()
+    """For fallbacks: the short side(s) this documents."""
+
+
+@dataclass(frozen=True)
+class ClusterNeeds:
+    nodes: int = 1
+    users: tuple[str, ...] = ()
+    """SASL users besides the super user; any user makes the cluster SASL with an authorizer."""
+    acls: tuple[str, ...] = ()
+    """``resource_type:name:principal:operation:permission`` bindings the super user creates first."""
+
+    @property
+    def sasl(self) -> bool:
+        return bool(self.users)
+
+    @property
+    def profile(self) -> str:
+        return "sasl" if self.sasl else "plaintext"
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    kip: str
+    section: str
+    api: str
+    min_version: int
+    max_version: int | None
+    probe: str
+    args: Mapping[str, Any]
+    expect: tuple[Documented, ...]
+    fallback: tuple[Documented, ...]
+    cluster: ClusterNeeds = ClusterNeeds()
+    clients: tuple[str, ...] = ()
+    source: str = ""
+    """The claims file and line, for messages."""
+
+    @property
+    def api_key(self) -> int:
+        return API_KEYS[self.api]
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """Every key any documented side of this claim names: what its probe must observe."""
+        return frozenset(k for d in (*self.expect, *self.fallback) for k in d.observe)
+
+    @property
+    def quotes(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(d.quote for d in (*self.expect, *self.fallback)))
+
+    def applies_to(self, client_kind: str) -> bool:
+        return not self.clients or client_kind in self.clients
+
+    @property
+    def versions_text(self) -> str:
+        return f"{self.api} v{self.min_version}" + ("+" if self.max_version is None else f"-v{self.max_version}")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A statement of a KIP's interface or compatibility sections that no claim can test, and why."""
+
+    kip: str
+    section: str
+    statement: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class KipClaims:
+    kip: str
+    title: str
+    source: str
+    """The KIP's text file name under shared/kips."""
+    claims: tuple[Claim, ...]
+    not_testable: tuple[Statement, ...]
+    path: Path
+
+
+@dataclass(frozen=True)
+class ClaimBook:
+    """Every KIP's claims, by KIP and by claim id."""
+
+    kips: Mapping[str, KipClaims]
+
+    @property
+    def claims(self) -> tuple[Claim, ...]:
+        return tuple(c for k in self.kips.values() for c in k.claims)
+
+    def claim(self, claim_id: str) -> Claim:
+        for claim in self.claims:
+            if claim.id == claim_id:
+                return claim
+        raise ConfigError(f"unknown claim {claim_id!r}; known: {', '.join(c.id for c in self.claims)}")
+
+    def select(self, kips: Sequence[str] = ()) -> tuple[Claim, ...]:
+        chosen = [normalise_kip(k) for k in kips] or list(self.kips)
+        unknown = [k for k in chosen if k not in self.kips]
+        if unknown:
+            raise ConfigError(f"unknown KIP {unknown[0]}; the matrix has: {', '.join(self.kips)}")
+        return tuple(c for k in chosen for c in self.kips[k].claims)
+
+    def coverage(self) -> list[dict[str, Any]]:
+        """Every statement of every KIP: the claims resting on it, or why none can (coverage.json)."""
+        rows: list[dict[str, Any]] = []
+        for kip in self.kips.values():
+            by_quote: dict[str, dict[str, Any]] = {}
+            for claim in kip.claims:
+                for quote in claim.quotes:
+                    row = by_quote.setdefault(quote, {"kip": kip.kip, "section": claim.section, "statement": quote,
+                                                      "claims": [], "testable": True, "reason": None})
+                    row["claims"].append(claim.id)
+            rows.extend(by_quote.values())
+            rows.extend({"kip": s.kip, "section": s.section, "statement": s.statement, "claims": [],
+                         "testable": False, "reason": s.reason} for s in kip.not_testable)
+        return rows
+
+
+def normalise_kip(text: str) -> str:
+    """``kip525``, ``525``, ``KIP-525`` -> ``KIP-525``."""
+    digits = re.sub(r"(?i)^kip-?", "", text.strip())
+    return f"KIP-{digits}" if digits.isdigit() else text.strip()
+
+
+class _Where:
+    """Finds the line of a claim or of a key inside it, for error messages."""
+
+    def __init__(self, path: Path, text: str):
+        self.path = path
+        self.lines = text.splitlines()
+        self.headers = [i for i, line in enumerate(self.lines) if line.strip() == "[[claim]]"]
+
+    def __call__(self, index: int | None = None, key: str | None = None) -> str:
+        start = 0 if index is None or index >= len(self.headers) else self.headers[index]
+        end = len(self.lines) if index is None or index + 1 >= len(self.headers) else self.headers[index + 1]
+        line = start
+        if key is not None:
+            pattern = re.compile(rf"(^|[\s{{,])\"?{re.escape(key)}\"?\s*=")
+            line = next((i for i in range(start, end) if pattern.search(self.lines[i])), start)
+        return f"{self.path}:{line + 1}"
+
+
+def _fail(where: str, reason: str) -> ClaimError:
+    return ClaimError(f"{where}: {reason}")
+
+
+def _strings(value: Any, where: str, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _fail(where, f"{what} is a list of strings")
+    return tuple(value)
+
+
+def _documented(raw: Any, where: _Where, index: int, table: str, probe: str, kip: str) -> Documented:
+    here = where(index, table)
+    if not isinstance(raw, dict):
+        raise _fail(here, f"[[claim.{table}]] entries are tables")
+    unknown = set(raw) - {"quote", "observe", "clients", "limited_by"}
+    if unknown:
+        key = sorted(unknown)[0]
+        raise _fail(where(index, key), f"unknown key {key!r} in [[claim.{table}]] "
+                                       "(known: quote, observe, clients, limited_by)")
+    quote = raw.get("quote")
+    if not isinstance(quote, str) or not quote.strip():
+        raise _fail(here, f"every [[claim.{table}]] has the KIP's verbatim words in `quote`")
+    observe = raw.get("observe")
+    if not isinstance(observe, dict) or not observe:
+        raise _fail(here, f"[[claim.{table}]] needs `observe`, a table of key = value or matcher")
+    spec = PROBES[probe]
+    for key, matcher in observe.items():
+        if not spec.knows(key):
+            raise _fail(where(index, key), f"probe {probe} does not observe {key!r}; it observes "
+                                           f"{', '.join(sorted(spec.keys))}"
+                                           + (", config.<name>.<attribute>" if spec.config_keys else ""))
+        if (problem := check_matcher(matcher)) is not None:
+            raise _fail(where(index, key), f"{key}: {problem}")
+        if key in ("error", "topic_config_error") and isinstance(matcher, str) and matcher not in ERROR_NAMES:
+            raise _fail(where(index, key), f"{key}: unknown Kafka error name {matcher!r}")
+    clients = _strings(raw.get("clients", []), here, "clients")
+    for kind in clients:
+        if kind not in CLIENT_KINDS:
+            raise _fail(where(index, "clients"), f"unknown client kind {kind!r}; known: {', '.join(CLIENT_KINDS)}")
+    limited_by = _strings(raw.get("limited_by", []), here, "limited_by")
+    if table == "fallback":
+        if not limited_by:
+            raise _fail(here, "a [[claim.fallback]] names the short side(s) in limited_by "
+                              f"({', '.join(LIMITED_BY)})")
+        for side in limited_by:
+            if side not in LIMITED_BY:
+                raise _fail(where(index, "limited_by"), f"limited_by is one of {', '.join(LIMITED_BY)}, "
+                                                        f"not {side!r}")
+    elif limited_by:
+        raise _fail(where(index, "limited_by"), "limited_by belongs to [[claim.fallback]]")
+    return Documented(" ".join(quote.split()), dict(observe), clients, limited_by)
+
+
+def _cluster(raw: Any, where: str) -> ClusterNeeds:
+    if raw is None:
+        return ClusterNeeds()
+    if not isinstance(raw, dict) or set(raw) - {"nodes", "users", "acls"}:
+        raise _fail(where, "cluster is a table of nodes, users, acls")
+    nodes = raw.get("nodes", 1)
+    if not isinstance(nodes, int) or not 1 <= nodes <= 9:
+        raise _fail(where, "cluster.nodes is 1 to 9")
+    users = _strings(raw.get("users", []), where, "cluster.users")
+    acls = _strings(raw.get("acls", []), where, "cluster.acls")
+    for acl in acls:
+        if len(acl.split(":")) != 6:
+            raise _fail(where, f"ACL {acl!r} is resource_type:name:User:principal:operation:permission")
+    if acls and not users:
+        raise _fail(where, "ACLs need SASL users (cluster.users)")
+    return ClusterNeeds(nodes, users, acls)
+
+
+def _claim(raw: Any, where: _Where, index: int, kip: str) -> Claim:
+    here = where(index)
+    if not isinstance(raw, dict):
+        raise _fail(here, "[[claim]] entries are tables")
+    known = {"id", "section", "api", "versions", "probe", "args", "expect", "fallback", "cluster", "clients"}
+    unknown = set(raw) - known
+    if unknown:
+        key = sorted(unknown)[0]
+        raise _fail(where(index, key), f"unknown key {key!r} in [[claim]] (known: {', '.join(sorted(known))})")
+    for key in ("id", "section", "api", "versions", "probe"):
+        if not isinstance(raw.get(key), str) or not raw[key].strip():
+            raise _fail(here, f"[[claim]] needs `{key}` (a string)")
+    if not _ID.match(raw["id"]):
+        raise _fail(where(index, "id"), f"claim id {raw['id']!r} is lower-case words joined by '-'")
+    if raw["api"] not in API_KEYS:
+        raise _fail(where(index, "api"), f"unknown API {raw['api']!r} (Kafka's names: CreateTopics, "
+                                         "DescribeConfigs, ...)")
+    versions = _VERSIONS.match(raw["versions"])
+    if versions is None:
+        raise _fail(where(index, "versions"), f"versions is 'N+' or 'N-M', not {raw['versions']!r}")
+    if versions["max"] is not None:
+        raise _fail(where(index, "versions"), "a range with an upper bound ('N-M') needs documented behaviour "
+                                              "above it, which the schema does not have yet; write 'N+'")
+    if raw["probe"] not in PROBES:
+        raise _fail(where(index, "probe"), f"unknown probe {raw['probe']!r}; known: {', '.join(PROBES)}")
+    args = raw.get("args", {})
+    spec = PROBES[raw["probe"]]
+    if not isinstance(args, dict):
+        raise _fail(where(index, "args"), "args is a table")
+    for key, value in args.items():
+        if key not in spec.args:
+            raise _fail(where(index, key), f"probe {spec.name} takes no argument {key!r} "
+                                           f"(it takes {', '.join(spec.args)})")
+        if not isinstance(value, spec.args[key]):
+            raise _fail(where(index, key), f"argument {key} of probe {spec.name} has the wrong type")
+    expect = tuple(_documented(d, where, index, "expect", spec.name, kip) for d in raw.get("expect", []))
+    fallback = tuple(_documented(d, where, index, "fallback", spec.name, kip) for d in raw.get("fallback", []))
+    if not expect:
+        raise _fail(here, "a claim documents what a pair in range observes: at least one [[claim.expect]]")
+    clients = _strings(raw.get("clients", []), where(index, "clients"), "clients")
+    for kind in clients:
+        if kind not in CLIENT_KINDS:
+            raise _fail(where(index, "clients"), f"unknown client kind {kind!r}; known: {', '.join(CLIENT_KINDS)}")
+    for side in LIMITED_BY:
+        if not any(side in f.limited_by and not f.clients for f in fallback):
+            raise _fail(here, f"no [[claim.fallback]] for every client documents pairs limited by {side}; "
+                              "what does the KIP say happens there?")
+    if not any(not e.clients for e in expect):
+        raise _fail(here, "no [[claim.expect]] applies to every client (add one without `clients`)")
+    cluster = _cluster(raw.get("cluster"), where(index, "cluster"))
+    return Claim(f"{kip}/{raw['id']}", kip, raw["section"], raw["api"], int(versions["min"]), None,
+                 raw["probe"], dict(args), expect, fallback, cluster, clients, here)
+
+
+def load_claims_file(path: Path) -> KipClaims:
+    text = path.read_text()
+    where = _Where(path, text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ClaimError(f"{path}: not valid TOML: {exc}") from exc
+    kip = data.get("kip")
+    if not isinstance(kip, str) or not _KIP.match(kip):
+        raise _fail(where(), "the file starts with kip = \"KIP-NNN\"")
+    if path.stem != kip:
+        raise _fail(where(), f"claims of {kip} live in {kip}.toml, not {path.name}")
+    unknown = set(data) - {"kip", "title", "source", "claim", "not_testable"}
+    if unknown:
+        raise _fail(where(), f"unknown top-level key {sorted(unknown)[0]!r}")
+    claims = tuple(_claim(raw, where, i, kip) for i, raw in enumerate(data.get("claim", [])))
+    seen: set[str] = set()
+    for i, claim in enumerate(claims):
+        if claim.id in seen:
+            raise _fail(where(i, "id"), f"claim id {claim.id} is used twice")
+        seen.add(claim.id)
+    statements = []
+    for raw in data.get("not_testable", []):
+        if not isinstance(raw, dict) or set(raw) != {"section", "statement", "reason"}:
+            raise _fail(where(None, "not_testable"), "[[not_testable]] has section, statement and reason")
+        statements.append(Statement(kip, raw["section"], " ".join(str(raw["statement"]).split()), raw["reason"]))
+    return KipClaims(kip, str(data.get("title", "")), str(data.get("source", "")), claims, tuple(statements), path)
+
+
+@functools.cache
+def load_claim_book(directory: Path) -> ClaimBook:
+    files = sorted(directory.glob("KIP-*.toml"), key=lambda p: int(p.stem.split("-")[1]))
+    if not files:
+        raise ConfigError(f"no claims files (KIP-*.toml) in {directory}")
+    return ClaimBook({kip.kip: kip for kip in map(load_claims_file, files)})
+
+
+def claims_dir() -> Path:
+    """Where the claims live: ``scenarios/claims`` beside the scenario modules.
+
+    The scenarios package is located, never imported: the harness runs it as a
+    pytest target in a child process and reads its claims as data.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("scenarios")
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError("the scenarios package is not installed beside the harness; reinstall kcompat")
+    return Path(next(iter(spec.submodule_search_locations))) / "claims"
+
+
+def iter_quotes(book: ClaimBook) -> Iterator[tuple[str, str, str]]:
+    """(KIP, where, quote) of every documented word the claims rest on, for the verbatim test."""
+    for kip in book.kips.values():
+        for claim in kip.claims:
+            for quote in claim.quotes:
+                yield kip.kip, claim.source, quote
+        for statement in kip.not_testable:
+            yield kip.kip, str(kip.path), statement.statement
+
+
+__all__ = ["Claim", "ClaimBook", "ClaimError", "ClusterNeeds", "Documented", "KipClaims", "Statement",
+           "claims_dir", "load_claim_book", "load_claims_file", "normalise_kip"]
+

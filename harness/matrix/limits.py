@@ -1,0 +1,47 @@
+"""The newest request version of an API each side of a cell can use: the input to ``limited_by``.
+
+Broker side: what it advertised in ApiVersions at boot.  Client side, from
+the client itself wherever it can say: the wire probe's kio schemas (or its
+pinned version), kafka-clients' ``ApiKeys.latestVersion()`` asked in the
+sidecar; for librdkafka, which can't be asked, the catalog's table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..catalog import load_catalog
+from ..clients.base import AdminClient
+from ..clients.ref import ClientRef
+from ..wire import ApiVersionRange, client_versions
+from .claims import API_KEYS
+
+
+def broker_max_version(advertised: Iterable[ApiVersionRange], api: str) -> int | None:
+    key = API_KEYS[api]
+    return next((r.max_version for r in advertised if r.api_key == key), None)
+
+
+def api_constant(api: str) -> str:
+    """``CreateTopics`` -> ``CREATE_TOPICS`` (Java's ApiKeys name)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", api).upper()
+
+
+_JAVA: dict[str, dict[str, int]] = {}
+
+
+def client_max_version(client: AdminClient, ref: ClientRef, api: str) -> int | None:
+    if ref.pin is not None:
+        return ref.pin
+    if ref.kind == "wire":
+        versions = client_versions(API_KEYS[api])
+        return versions[-1] if versions else None
+    if ref.kind == "java":
+        assert ref.version is not None
+        if ref.version not in _JAVA:
+            sidecar: Any = getattr(client, "sidecar")
+            _JAVA[ref.version] = dict(sidecar.call("api_versions", None, {})["api_versions"])
+        return _JAVA[ref.version].get(api_constant(api))
+    return load_catalog().confluent_max_version(client.version, api)

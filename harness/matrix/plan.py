@@ -1,0 +1,134 @@
+"""From a selection (brokers, modes, clients, KIPs) to the cells of the matrix, checked before anything boots.
+
+The one cell model (``harness.records.Cell``) is built here for the pytest
+plugin, ``kcompat run``, resume and repro alike, so every consumer agrees on
+what a run contains.  Cells are ordered by the cluster they need, so a worker
+walks one cluster's cells together and boots each cluster once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..catalog import Catalog, Mode
+from ..clients.ref import ClientRef, parse_clients
+from ..errors import ConfigError
+from ..records import Cell
+from ..spec import ClusterSpec, SaslSpec
+from ..versions import KafkaVersion
+from .claims import Claim, ClaimBook
+
+DEFAULT_BROKERS = ("2.3", "2.6", "3.9", "4.4")
+DEFAULT_CLIENTS = ("wire", "confluent", "java:2.3.1", "java:4.4.0")
+MODE_CHOICES = ("default", "zk", "kraft", "all")
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a run covers; ``all`` as a broker means every catalog line."""
+
+    brokers: tuple[str, ...] = DEFAULT_BROKERS
+    modes: str = "default"
+    clients: tuple[str, ...] = DEFAULT_CLIENTS
+    kips: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, brokers: str | Sequence[str] | None = None, modes: str | None = None,
+           clients: str | Sequence[str] | None = None, kips: str | Sequence[str] | None = None) -> Selection:
+        return cls(_items(brokers) or DEFAULT_BROKERS, modes or "default", _items(clients) or DEFAULT_CLIENTS,
+                   _items(kips))
+
+    def as_json(self) -> dict[str, Any]:
+        return {"brokers": list(self.brokers), "modes": self.modes, "clients": list(self.clients),
+                "kips": list(self.kips)}
+
+
+def _items(value: str | Sequence[str] | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    parts = value.split(",") if isinstance(value, str) else [p for v in value for p in v.split(",")]
+    return tuple(dict.fromkeys(p.strip() for p in parts if p.strip()))
+
+
+@dataclass(frozen=True)
+class PlannedCell:
+    cell: Cell
+    claim: Claim
+    version: KafkaVersion
+    mode: Mode
+    client: ClientRef
+
+    @property
+    def cluster_key(self) -> str:
+        """Cells with equal keys share one running cluster (and one xdist group)."""
+        needs = self.claim.cluster
+        return f"{self.version}-{self.mode}-{needs.nodes}n-{needs.profile}"
+
+
+def brokers(selection: Selection, catalog: Catalog) -> list[tuple[KafkaVersion, Mode]]:
+    if selection.modes not in MODE_CHOICES:
+        raise ConfigError(f"mode is one of {', '.join(MODE_CHOICES)}, not {selection.modes!r}")
+    wanted = [line.line.line for line in catalog] if selection.brokers == ("all",) else list(selection.brokers)
+    chosen: list[tuple[KafkaVersion, Mode]] = []
+    for text in wanted:
+        release = catalog.release(text)  # unknown versions: one line naming the known lines
+        modes: tuple[Mode, ...]
+        if selection.modes == "default":
+            modes = (release.line.default_mode,)
+        elif selection.modes == "all":
+            modes = release.line.modes
+        elif selection.modes in release.line.modes:
+            modes = (selection.modes,)
+        elif selection.brokers == ("all",):
+            continue
+        else:
+            raise ConfigError(f"Kafka {release.version} has no {selection.modes} mode "
+                              f"(it runs in {', '.join(release.line.modes)})")
+        chosen.extend((release.version, mode) for mode in modes)
+    return list(dict.fromkeys(chosen))
+
+
+def client_refs(selection: Selection) -> tuple[ClientRef, ...]:
+    return tuple(dict.fromkeys(ref.resolved() for ref in parse_clients(selection.clients)))
+
+
+def _clients_for(claim: Claim, refs: Sequence[ClientRef]) -> list[ClientRef]:
+    """The wire probe also runs just below and at a claim's version bound (``wire@v4``, ``wire@v5``)."""
+    out: list[ClientRef] = []
+    for ref in refs:
+        if not claim.applies_to(ref.kind):
+            continue
+        out.append(ref)
+        if ref.kind == "wire" and ref.pin is None and claim.min_version > 0:
+            out += [ref.pinned(claim.min_version - 1), ref.pinned(claim.min_version)]
+    return list(dict.fromkeys(out))
+
+
+def plan(selection: Selection, book: ClaimBook, catalog: Catalog) -> list[PlannedCell]:
+    """Every cell of the selection, grouped by cluster; raises ConfigError on any unknown name."""
+    claims = book.select(selection.kips)
+    refs = client_refs(selection)
+    cells = [PlannedCell(Cell(claim.id, str(version), mode, str(ref)), claim, version, mode, ref)
+             for version, mode in brokers(selection, catalog)
+             for claim in claims
+             for ref in _clients_for(claim, refs)]
+    return sorted(cells, key=lambda c: (c.version, c.mode, c.cluster_key, c.cell.client, c.cell.claim_id))
+
+
+@dataclass
+class ClusterSpecs:
+    """The ClusterSpec of each cell's cluster; SASL passwords are made once per process and never recorded."""
+
+    passwords: dict[str, str] = field(default_factory=dict)
+
+    def spec(self, cell: PlannedCell) -> ClusterSpec:
+        needs = cell.claim.cluster
+        sasl = None
+        if needs.sasl:
+            users = tuple((user, self.passwords.setdefault(user, secrets.token_urlsafe(12)))
+                          for user in needs.users)
+            sasl = SaslSpec(users=users)
+        return ClusterSpec.of(cell.version, cell.mode, nodes=needs.nodes, sasl=sasl)

@@ -1,0 +1,88 @@
+"""One verdict per cell, from the claim, the versions both sides can use, and the observation.
+
+Pure logic (no broker, no client): what a cell expects is derived here and
+only here, from the claim's documented sides and the request versions the
+broker advertised and the client can send.  ``fail`` and ``infra_error`` are
+not decided here: they mean no observation could be judged, and the cell
+runner records them with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..records import LimitedBy, Outcome
+from .claims import Claim, Documented
+from .observables import ABSENT, match, shown
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The newest request version of the claim's API each side can use (None: not at all)."""
+
+    broker_max: int | None
+    client_max: int | None
+
+    @property
+    def usable(self) -> int | None:
+        if self.broker_max is None or self.client_max is None:
+            return None
+        return min(self.broker_max, self.client_max)
+
+
+def limited_by(min_version: int, limits: Limits) -> LimitedBy | None:
+    """Which side is below the claim's range, or None when the pair can express the claim."""
+    broker_short = limits.broker_max is None or limits.broker_max < min_version
+    client_short = limits.client_max is None or limits.client_max < min_version
+    if broker_short and client_short:
+        return "both"
+    if broker_short:
+        return "broker"
+    if client_short:
+        return "client"
+    return None
+
+
+def documented_for(claim: Claim, client_kind: str, short: LimitedBy | None) -> dict[str, Any]:
+    """What the KIP documents for this cell: the entries that apply, generic first, specific overriding."""
+    entries: tuple[Documented, ...] = (claim.expect if short is None
+                                       else tuple(f for f in claim.fallback if short in f.limited_by))
+    applicable = [e for e in entries if not e.clients] + [e for e in entries if client_kind in e.clients]
+    expect: dict[str, Any] = {}
+    for entry in applicable:
+        expect.update(entry.observe)
+    return {"case": "supported" if short is None else "below", "section": claim.section,
+            "quotes": list(dict.fromkeys(e.quote for e in applicable)), "expect": expect}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    outcome: Outcome
+    limited_by: LimitedBy | None
+    documented: dict[str, Any]
+    differences: list[dict[str, Any]] = field(default_factory=list)
+    reason: str | None = None
+
+
+def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str, Any]) -> Verdict:
+    """pass / unsupported when every documented key matches, deviation (with each difference) otherwise."""
+    short = limited_by(claim.min_version, limits)
+    documented = documented_for(claim, client_kind, short)
+    differences = [{"key": key, "documented": expected, "observed": shown(observed.get(key, ABSENT))}
+                   for key, expected in documented["expect"].items()
+                   if not match(expected, observed.get(key, ABSENT))]
+    if differences:
+        summary = "; ".join(f"{d['key']}: documented {_text(d['documented'])}, observed {_text(d['observed'])}"
+                            for d in differences)
+        return Verdict("deviation", short, documented, differences, summary)
+    return Verdict("pass" if short is None else "unsupported", short, documented)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, dict) and len(value) == 1:
+        (kind, argument), = value.items()
+        return kind if argument is True else f"{kind} {argument}"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

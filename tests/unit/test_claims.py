@@ -1,0 +1,97 @@
+"""The claims as data: every file loads, every quote is the KIP's own words, and bad files say where."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from harness.matrix.claims import ClaimError, claims_dir, iter_quotes, load_claim_book, load_claims_file
+
+ROOT = Path(__file__).resolve().parents[2]
+KIPS = ROOT.parent / "shared" / "kips"
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_claims_directory_is_the_scenarios_one() -> None:
+    assert claims_dir() == ROOT / "scenarios" / "claims"
+
+
+def test_every_kip_file_loads_with_claims_and_coverage() -> None:
+    book = load_claim_book(claims_dir())
+    assert {"KIP-525", "KIP-569"} <= set(book.kips)
+    for kip in book.kips.values():
+        assert kip.claims, kip.kip
+        assert (KIPS / kip.source).is_file(), f"{kip.kip} names {kip.source}, not under {KIPS}"
+    rows = book.coverage()
+    assert all(row["claims"] or (not row["testable"] and row["reason"]) for row in rows)
+
+
+def test_every_quote_is_verbatim_in_its_kip() -> None:
+    assert KIPS.is_dir(), f"the KIP texts are expected at {KIPS} (shared/ beside the clone)"
+    book = load_claim_book(claims_dir())
+    texts = {kip.kip: _normal((KIPS / kip.source).read_text()) for kip in book.kips.values()}
+    missing = [(where, quote) for kip, where, quote in iter_quotes(book) if _normal(quote) not in texts[kip]]
+    assert not missing, "quotes the KIP does not say:\n" + "\n".join(f"{w}: {q}" for w, q in missing)
+
+
+GOOD = '''kip = "KIP-1"
+title = "t"
+source = "x.md"
+
+[[claim]]
+id = "one"
+section = "s"
+api = "CreateTopics"
+versions = "5+"
+probe = "create_topic"
+
+  [[claim.expect]]
+  quote = "q"
+  observe = { error = "NONE" }
+
+  [[claim.fallback]]
+  limited_by = ["broker", "client", "both"]
+  quote = "q2"
+  observe = { configs = { absent = true } }
+'''
+
+
+@pytest.mark.parametrize(("change", "line", "reason"), [
+    (('api = "CreateTopics"', 'api = "CreateTopix"'), 8, "unknown API 'CreateTopix'"),
+    (('error = "NONE"', 'error = "NO_SUCH_ERROR"'), 14, "unknown Kafka error name 'NO_SUCH_ERROR'"),
+    (('error = "NONE"', 'eror = "NONE"'), 14, "probe create_topic does not observe 'eror'"),
+    (('{ absent = true }', '{ absnt = true }'), 19, "unknown matcher 'absnt'"),
+    (('versions = "5+"', 'versions = "five"'), 9, "versions is 'N+' or 'N-M'"),
+    (('limited_by = ["broker", "client", "both"]', 'limited_by = ["broker"]'), 5, "limited by client"),
+    (('probe = "create_topic"', 'probe = "create_topic"\ncolour = "red"'), 11, "unknown key 'colour'"),
+])
+def test_a_bad_claims_file_names_file_line_and_reason(tmp_path: Path, change: tuple[str, str], line: int,
+                                                       reason: str) -> None:
+    path = tmp_path / "KIP-1.toml"
+    path.write_text(GOOD.replace(*change))
+    with pytest.raises(ClaimError) as caught:
+        load_claims_file(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}:{line}: "), message
+    assert reason in message
+    assert "\n" not in message
+
+
+def test_a_good_file_loads(tmp_path: Path) -> None:
+    path = tmp_path / "KIP-1.toml"
+    path.write_text(GOOD)
+    kip = load_claims_file(path)
+    assert [c.id for c in kip.claims] == ["KIP-1/one"]
+    assert kip.claims[0].min_version == 5 and kip.claims[0].api_key == 19
+
+
+def test_not_toml_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "KIP-1.toml"
+    path.write_text("kip = \n")
+    with pytest.raises(ClaimError, match=re.escape(str(path)) + ": not valid TOML"):
+        load_claims_file(path)
