@@ -528,3 +528,47 @@ def list_images() -> None:
 
 
 __all__ = ["main", "probe_record", "survey_table"]
+
+
+@main.command("run")
+@click.option("--brokers", "brokers_", metavar="V,V|all", help="Broker versions or lines (default 2.3,2.6,3.9,4.4).")
+@click.option("--clients", metavar="REF,REF",
+              help="wire, confluent, confluent:2.0.2, java:3.7.0 (default wire,confluent,java:2.3.1,java:4.4.0).")
+@click.option("--kip", "kips", multiple=True, metavar="KIP-N", help="KIPs to run (repeatable; default all).")
+@click.option("--mode", type=click.Choice(["default", "zk", "kraft", "all"]), default="default", show_default=True,
+              help="Metadata modes: each line's own, one of them, or every mode a line has.")
+@click.option("-n", "workers", type=click.IntRange(0, 16), default=0, help="pytest-xdist workers (0: one process).")
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="The run directory (must not exist).")
+@click.option("--resume", is_flag=True, help="Continue the run in --out: recorded cells are kept, the rest run.")
+@click.option("-m", "markexpr", help="pytest marker selection, e.g. kip525 or createtopics.")
+@click.option("-k", "keyword", help="pytest keyword selection on cell ids.")
+@click.option("--quiet", is_flag=True, help="Only the summary, not pytest's progress.")
+@click.pass_context
+def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, kips: tuple[str, ...], mode: str,
+                workers: int, out: Path, resume: bool, markexpr: str | None, keyword: str | None,
+                quiet: bool) -> None:
+    """Run a slice of the compatibility matrix into a run directory (records.jsonl, run.json, logs)."""
+    from .matrix.plan import Selection
+    from .matrix.runner import RunOptions, run_matrix, settings_args
+
+    config = _config(ctx)
+    selection = Selection.of(brokers_, mode, clients, kips)
+    extra = (("-m", markexpr) if markexpr else ()) + (("-k", keyword) if keyword else ())
+    options = RunOptions(out.absolute(), selection, workers, resume, extra, settings_args(config))
+
+    def work() -> int:
+        reap_orphans()
+        result = run_matrix(options, config, echo=None if quiet else click.echo)
+        click.echo("")
+        for line in result.lines:
+            click.echo(line)
+        for problem in result.problems[:20]:
+            stderr.print(f"kcompat: {problem}", highlight=False, soft_wrap=True)
+        if result.missing:
+            stderr.print(f"kcompat: {len(result.missing)} cell(s) got no verdict: {', '.join(result.missing[:10])}"
+                         + (" ..." if len(result.missing) > 10 else ""), highlight=False, soft_wrap=True)
+        click.echo(f"run directory: {options.out}")
+        return result.exit_code
+
+    code = _run(work)
+    ctx.exit(code)

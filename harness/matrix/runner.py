@@ -1,0 +1,265 @@
+"""``kcompat run``: a slice of the matrix into a run directory (docs/RECORDS.md).
+
+Everything is checked before anything boots (KIPs, brokers, clients, the run
+directory); then one pytest process runs every cell of the installed clients
+(xdist workers grouped by cluster, so each distinct cluster boots once), and
+one more per other confluent-kafka release, in a venv made for it.  All of
+them append to the same records.jsonl.  The exit code is 0 only when every
+selected cell got a judged verdict (pass, unsupported, deviation).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import platform
+import shlex
+import site
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as dist_version
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from ..catalog import load_catalog
+from ..clients.ref import ClientRef, installed_confluent
+from ..config import HarnessConfig
+from ..errors import ConfigError, HarnessError
+from ..records import ACCEPTED, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
+from ..reaper import new_run_id, spawn
+from .claims import claims_dir, load_claim_book
+from .plan import PlannedCell, Selection, client_refs, plan
+from .summary import summary_lines
+
+VENV_INSTALL_TIMEOUT = 600.0
+Echo = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    out: Path
+    selection: Selection = Selection()
+    workers: int = 0
+    resume: bool = False
+    pytest_args: tuple[str, ...] = ()
+    """Extra pytest selection (``-m kip525``, ``-k validate``), passed to every pytest process."""
+    settings: tuple[str, ...] = ()
+    """Harness settings as pytest options (``--kc-provider=container``), passed to every pytest process."""
+    command: tuple[str, ...] = field(default_factory=lambda: tuple(sys.argv))
+
+
+def settings_args(config: HarnessConfig) -> tuple[str, ...]:
+    """The resolved harness settings as the pytest options every child process gets (run_root is the run's)."""
+    values = {"cache_dir": config.cache_dir, "boot_timeout": config.boot_timeout, "provider": config.provider,
+              "images": config.images or None, "image_base": config.image_base}
+    flags = {"offline": config.offline, "keep_data": config.keep_data, "reuse": config.reuse, "pull": config.pull}
+    return (tuple(f"--kc-{k.replace('_', '-')}={v}" for k, v in values.items() if v is not None)
+            + tuple(f"--kc-{k.replace('_', '-')}" for k, on in flags.items() if on))
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def _git_sha() -> str | None:
+    root = Path(__file__).resolve().parents[2]
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                             timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() or None
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return dist_version(dist)
+    except PackageNotFoundError:
+        return None
+
+
+def _run_json(run_id: str, options: RunOptions, config: HarnessConfig, confluent: Sequence[str]) -> dict[str, Any]:
+    refs = [ClientRef.parse(c) for c in options.selection.clients]
+    return {
+        "schema_version": SCHEMA_VERSION, "run_id": run_id, "started_at": _now(), "ended_at": None,
+        "command": list(options.command),
+        "selection": {**options.selection.as_json(), "pytest_args": list(options.pytest_args),
+                      "workers": options.workers, "settings": list(options.settings)},
+        "kcompat_version": _version("kcompat"), "git_sha": _git_sha(), "provider": config.provider,
+        "catalog": [str(line.newest) for line in load_catalog()],
+        "java_clients": sorted({r.version for r in refs if r.kind == "java" and r.version}),
+        "confluent": [{"confluent_kafka": v} for v in confluent], "kio_version": _version("kio"),
+        "machine": {"hostname": platform.node(), "platform": platform.platform(), "cpus": os.cpu_count(),
+                    "memory_gb": round(psutil.virtual_memory().total / 2**30, 1), "python": platform.python_version()},
+        "resumed": [], "exit_code": None,
+    }
+
+
+def prepare(options: RunOptions, config: HarnessConfig) -> tuple[RunOptions, list[PlannedCell], dict[str, Any]]:
+    """Validate everything and lay out the run directory; nothing boots here."""
+    run_file = options.out / RUN_FILE
+    if options.resume:
+        if not run_file.is_file():
+            raise ConfigError(f"--resume: {options.out} has no {RUN_FILE}; it is not a kcompat run directory")
+        run = json.loads(run_file.read_text())
+        chosen = run["selection"]
+        options = RunOptions(options.out, Selection.of(chosen["brokers"], chosen["modes"], chosen["clients"],
+                                                       chosen["kips"]),
+                             options.workers or int(chosen.get("workers", 0)), True,
+                             tuple(chosen.get("pytest_args", ())), tuple(chosen.get("settings", ())),
+                             options.command)
+        run["resumed"].append(_now())
+    elif options.out.exists() and any(options.out.iterdir()):
+        raise ConfigError(f"{options.out} exists and is not empty; choose another --out, or continue it with "
+                          f"kcompat run --resume {options.out}")
+    cells = plan(options.selection, load_claim_book(claims_dir()), load_catalog())
+    if not cells:
+        raise ConfigError("the selection has no cells (no claim of these KIPs applies to these clients)")
+    confluent = sorted({c.client.version for c in cells if c.client.kind == "confluent" and c.client.version})
+    if not options.resume:
+        options.out.mkdir(parents=True, exist_ok=True)
+        run = _run_json(new_run_id(), options, config, confluent)
+        (options.out / "coverage.json").write_text(
+            json.dumps(load_claim_book(claims_dir()).coverage(), indent=1) + "\n")
+    run_file.write_text(json.dumps(run, indent=1) + "\n")
+    return options, cells, run
+
+
+def _groups(cells: Sequence[PlannedCell]) -> dict[str | None, list[PlannedCell]]:
+    """Cells by the Python that runs them: None for this one, else the confluent-kafka release of a venv."""
+    try:
+        installed: str | None = installed_confluent()
+    except ConfigError:
+        installed = None
+    groups: dict[str | None, list[PlannedCell]] = {}
+    for cell in cells:
+        key = cell.client.version if cell.client.kind == "confluent" and cell.client.version != installed else None
+        groups.setdefault(key, []).append(cell)
+    return groups
+
+
+def confluent_venv(release: str, config: HarnessConfig, log: Path) -> Path:
+    """A venv with confluent-kafka ``release`` that sees this installation's packages behind its own.
+
+    Its own site-packages comes first on sys.path, so its confluent_kafka wins; a
+    ``.pth`` line adds this Python's site-packages (and their own .pth files, such
+    as an editable install of kcompat) after it for everything else.
+    """
+    venv = config.cache_dir / "venvs" / f"confluent-kafka-{release}"
+    python = venv / "bin" / "python"
+    marker = venv / ".kcompat-ready"
+    if marker.is_file():
+        return python
+    if config.offline:
+        raise HarnessError(f"--offline: no venv for confluent-kafka {release} in the cache ({venv})")
+    with log.open("ab") as out:
+        try:
+            subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], stdout=out, stderr=out, check=True,
+                           timeout=120)
+            subprocess.run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "--quiet",
+                            f"confluent-kafka=={release}"], stdout=out, stderr=out, check=True,
+                           timeout=VENV_INSTALL_TIMEOUT)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise HarnessError(f"could not install confluent-kafka {release} into {venv} ({exc})", log=log) from exc
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+    ours = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    (Path(purelib) / "kcompat-host.pth").write_text(
+        "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in ours) + "\n")
+    marker.write_text(release + "\n")
+    return python
+
+
+def _pytest(python: Path | str, options: RunOptions, clients: Sequence[str], log: Path, echo: Echo | None) -> int:
+    scenarios = claims_dir().parent
+    selection = options.selection
+    command = [str(python), "-m", "pytest", str(scenarios), "-o", "addopts=", "-p", "no:cacheprovider",
+               "--import-mode=importlib", "-q", "--no-header", "-rfE",
+               "--kc-run-dir", str(options.out), "--kc-run-root", str(options.out / "logs"),
+               "--kc-brokers", ",".join(selection.brokers), "--kc-modes", selection.modes,
+               "--kc-clients", ",".join(clients), "--kc-resume", *options.settings]
+    if selection.kips:
+        command += ["--kc-kips", ",".join(selection.kips)]
+    if options.workers > 0:
+        command += ["-n", str(options.workers), "--dist", "loadgroup"]
+    else:
+        command += ["-p", "no:xdist"]
+    command += list(options.pytest_args)
+    with log.open("ab") as out:
+        out.write(f"$ {shlex.join(command)}\n".encode())
+        process = spawn(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(scenarios.parent))
+        assert process.stdout is not None
+        for line in process.stdout:
+            out.write(line)
+            out.flush()
+            if echo is not None:
+                echo(line.decode(errors="replace").rstrip("\n"))
+        return process.wait()
+
+
+def _infra(cells: Sequence[PlannedCell], run: dict[str, Any], out: Path, reason: str, config: HarnessConfig) -> None:
+    """Cells whose client could not even be installed: infra_error records, so the rest still runs."""
+    for planned in cells:
+        claim = planned.claim
+        append_record(out / RECORDS_FILE, Record(
+            run_id=run["run_id"], cell_id=planned.cell.id, kip=claim.kip, claim_id=claim.id, api=claim.api,
+            broker_version=str(planned.version), broker_mode=planned.mode, provider=config.provider,
+            client_kind=planned.client.kind, client_version=planned.client.version or "", outcome="infra_error",
+            client=str(planned.client), broker_nodes=claim.cluster.nodes, security=claim.cluster.profile,
+            required_versions={"min": claim.min_version, "max": claim.max_version}, reason=reason,
+            started_at=_now()))
+
+
+@dataclass
+class RunResult:
+    exit_code: int
+    records: list[Record]
+    missing: list[str]
+    problems: list[str]
+    lines: list[str]
+
+
+def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None = None) -> RunResult:
+    options, cells, run = prepare(options, config)
+    given = {ref.pin for ref in client_refs(options.selection) if ref.pin is not None}
+    problems: list[str] = []
+    for release, group in _groups(cells).items():
+        # the references as selected (pinned wire cells are planned again per claim in each process)
+        clients = sorted({str(c.client) for c in group if c.client.pin is None or c.client.pin in given})
+        log = options.out / f"pytest-{'main' if release is None else 'confluent-' + release}.log"
+        python: Path | str = sys.executable
+        if release is not None:
+            try:
+                python = confluent_venv(release, config, log)
+            except HarnessError as exc:
+                done = {r.cell_id for r in read_records(options.out / RECORDS_FILE).records}
+                _infra([c for c in group if c.cell.id not in done], run, options.out, str(exc), config)
+                continue
+        code = _pytest(python, options, clients, log, echo)
+        if code not in (0, 1, 5):  # 1: some cell failed (its record says why); 5: all cells already done
+            problems.append(f"pytest for {', '.join(clients)} exited {code}; see {log}")
+    report = read_records(options.out / RECORDS_FILE)
+    latest = {r.cell_id: r for r in report.records}
+    wanted = {c.cell.id for c in cells}
+    selected: set[str] = set()
+    for path in options.out.glob("selected-*.json"):
+        selected |= set(json.loads(path.read_text()))
+    missing = sorted((selected & wanted) - set(latest))
+    if options.pytest_args == ():
+        missing = sorted(wanted - set(latest))  # without a -m/-k selection every planned cell must have a verdict
+    if report.skipped:
+        problems.append(f"{report.skipped} line(s) of {RECORDS_FILE} could not be read")
+    bad = sorted(cid for cid, r in latest.items() if r.outcome not in ACCEPTED)
+    code = 1 if bad or missing or problems else 0
+    lines = summary_lines(report.records)
+    run["ended_at"] = _now()
+    run["exit_code"] = code
+    (options.out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
+    return RunResult(code, list(latest.values()), missing, problems + [
+        f"{cid}: {latest[cid].outcome}: {latest[cid].reason}" for cid in bad], lines)

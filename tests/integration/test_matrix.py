@@ -1,0 +1,178 @@
+"""`kcompat run` end to end on real brokers: the verdicts KIP-525 and KIP-569 imply, resume, kill -9.
+
+The CI slice straddles both KIPs' boundaries: 2.3 (before KIP-525), 2.5 (KIP-525, before KIP-569),
+2.6 (both), 3.9 in KRaft and 4.4; the wire probe, the installed confluent-kafka, and kafka-clients
+2.3.1 (before both) and 4.4.0.  One run serves every assertion of this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from harness.records import RECORDS_FILE, Record, read_records
+
+pytestmark = pytest.mark.timeout(1800)  # the module's run (a fixture) boots ten clusters
+
+KCOMPAT = [sys.executable, "-c", "from harness.cli import run; run()"]
+BROKERS = "2.3,2.5,2.6,3.9,4.4"
+CLIENTS = "wire,confluent,java:2.3.1,java:4.4.0"
+
+
+def kcompat(*args: str, timeout: float = 1500) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*KCOMPAT, *args], capture_output=True, text=True, timeout=timeout, check=False)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    out = tmp_path_factory.mktemp("matrix") / "run"
+    done = kcompat("run", "--brokers", BROKERS, "--clients", CLIENTS, "--kip", "KIP-525", "--kip", "KIP-569",
+                   "-n", "2", "--quiet", "--out", str(out))
+    return done, out
+
+
+@pytest.fixture(scope="module")
+def cells(run: tuple[subprocess.CompletedProcess[str], Path]) -> dict[str, Record]:
+    return {r.cell_id: r for r in read_records(run[1] / RECORDS_FILE).records}
+
+
+def _cell(cells: dict[str, Record], cell_id: str) -> Record:
+    assert cell_id in cells, f"no record for {cell_id}"
+    return cells[cell_id]
+
+
+def test_every_cell_is_judged_and_the_run_exits_0(run: tuple[subprocess.CompletedProcess[str], Path],
+                                                  cells: dict[str, Record]) -> None:
+    done, out = run
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert len(cells) > 250
+    assert {r.outcome for r in cells.values()} <= {"pass", "unsupported", "deviation"}
+    assert "KIP-525:" in done.stdout and "KIP-569:" in done.stdout and f"run directory: {out}" in done.stdout
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["exit_code"] == 0 and meta["ended_at"] and meta["selection"]["brokers"] == BROKERS.split(",")
+    assert meta["java_clients"] == ["2.3.1", "4.4.0"] and meta["machine"]["cpus"] == os.cpu_count()
+    coverage = json.loads((out / "coverage.json").read_text())
+    assert any(not row["testable"] and row["reason"] for row in coverage)
+
+
+@pytest.mark.parametrize(("cell_id", "outcome", "limited_by"), [
+    # KIP-525: configs in the CreateTopics response from v5 (2.4)
+    ("KIP-525/create-returns-configs[2.3.1-zk|wire]", "unsupported", "broker"),
+    ("KIP-525/create-returns-configs[2.3.1-zk|java:4.4.0]", "unsupported", "broker"),
+    ("KIP-525/create-returns-configs[2.5.1-zk|wire]", "pass", None),
+    ("KIP-525/create-returns-configs[2.6.3-zk|java:4.4.0]", "pass", None),
+    ("KIP-525/create-returns-configs[4.4.0-kraft|java:2.3.1]", "unsupported", "client"),
+    ("KIP-525/create-returns-configs[4.4.0-kraft|wire@v4]", "unsupported", "client"),
+    ("KIP-525/create-returns-configs[2.3.1-zk|java:2.3.1]", "unsupported", "both"),
+    ("KIP-525/validate-only-returns-configs[3.9.2-kraft|wire]", "pass", None),
+    ("KIP-525/validate-only-returns-configs[2.6.3-zk|java:4.4.0]", "pass", None),
+    # the KIP names the method topicConfig(); the AdminClient ships config(): a deviation
+    ("KIP-525/admin-topic-config-method[2.6.3-zk|java:4.4.0]", "deviation", None),
+    ("KIP-525/admin-result-methods[2.6.3-zk|java:4.4.0]", "pass", None),
+    # KIP-569: type and documentation from DescribeConfigs v3 (2.6)
+    ("KIP-569/type-and-documentation-when-asked[2.6.3-zk|wire]", "pass", None),
+    ("KIP-569/type-and-documentation-when-asked[3.9.2-kraft|java:4.4.0]", "pass", None),
+    ("KIP-569/type-and-documentation-when-asked[4.4.0-kraft|java:2.3.1]", "unsupported", "client"),
+    ("KIP-569/type-and-documentation-when-asked[4.4.0-kraft|wire@v2]", "unsupported", "client"),
+    # row 3 of the KIP's table says IllegalArgumentException; the client negotiates down instead
+    ("KIP-569/type-and-documentation-when-asked[2.5.1-zk|java:4.4.0]", "deviation", "broker"),
+    ("KIP-569/topic-config-types[2.6.3-zk|wire]", "pass", None),
+    ("KIP-569/broker-config-types[4.4.0-kraft|wire]", "pass", None),
+    ("KIP-569/topic-config-types[2.5.1-zk|java:4.4.0]", "unsupported", "broker"),
+])
+def test_the_verdicts_the_kips_imply(cells: dict[str, Record], cell_id: str, outcome: str,
+                                     limited_by: str | None) -> None:
+    record = _cell(cells, cell_id)
+    assert (record.outcome, record.limited_by) == (outcome, limited_by), record.reason
+
+
+def test_configs_appear_from_2_4_through_java_and_wire_never_through_confluent(cells: dict[str, Record]) -> None:
+    for record in cells.values():
+        if record.claim_id != "KIP-525/create-returns-configs":
+            continue
+        shows = isinstance(record.observed.get("configs"), int)
+        if record.client_kind == "confluent":
+            assert not shows and record.outcome == "unsupported" and record.request_version == 4, record.cell_id
+        elif record.client in ("wire", "java:4.4.0"):
+            assert shows == (record.broker_version != "2.3.1"), record.cell_id
+
+
+def test_every_confluent_kip569_cell_is_limited_by_the_client(cells: dict[str, Record]) -> None:
+    confluent = [r for r in cells.values() if r.kip == "KIP-569" and r.client_kind == "confluent"
+                 and r.claim_id != "KIP-569/sensitive-config-value-hidden"]
+    assert confluent
+    for record in confluent:
+        assert record.outcome == "unsupported" and record.limited_by in ("client", "both"), record.cell_id
+        assert record.request_version == 1 and record.client_max_version == 1, record.cell_id
+
+
+def test_records_carry_the_contract(cells: dict[str, Record]) -> None:
+    record = _cell(cells, "KIP-525/create-returns-configs[2.6.3-zk|java:4.4.0]")
+    assert record.request_version == 5 and record.broker_max_version == 5 and record.client_max_version >= 5
+    assert record.documented["case"] == "supported" and record.documented["quotes"]
+    assert record.call_ms is not None and 0 < record.call_ms < record.duration_ms
+    assert record.client_version == "4.4.0" and record.java_version and record.log
+
+
+def test_resume_keeps_every_recorded_cell(run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    _, out = run
+    before = (out / RECORDS_FILE).read_bytes()
+    again = kcompat("run", "--resume", "--quiet", "--out", str(out), timeout=600)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert (out / RECORDS_FILE).read_bytes() == before
+
+
+def _descendants_gone(out: Path, timeout: float = 60) -> list[str]:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = []
+        for proc in psutil.process_iter(["cmdline"]):
+            try:
+                if any(str(out) in part for part in proc.info["cmdline"] or ()):
+                    left.append(" ".join(proc.info["cmdline"])[:160])
+            except psutil.Error:
+                continue
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.5)
+
+
+def test_kill_9_leaves_nothing_running_no_torn_line_and_resume_finishes(tmp_path: Path) -> None:
+    out = tmp_path / "killed"
+    args = ["run", "--brokers", "2.6", "--clients", "wire,java:4.4.0", "--kip", "KIP-569", "--quiet", "--out", str(out)]
+    process = subprocess.Popen([*KCOMPAT, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while not ((out / RECORDS_FILE).exists() and (out / RECORDS_FILE).stat().st_size > 0):
+        assert process.poll() is None and time.monotonic() < deadline, "no cell finished"
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+    assert _descendants_gone(out) == []
+    report = read_records(out / RECORDS_FILE)
+    assert report.records and not report.torn_last_line and not report.malformed
+    finished = kcompat("run", "--resume", "--quiet", "--out", str(out), timeout=600)
+    assert finished.returncode == 0, finished.stdout[-2000:] + finished.stderr[-2000:]
+    after = read_records(out / RECORDS_FILE)
+    assert [r.cell_id for r in after.records[:len(report.records)]] == [r.cell_id for r in report.records]
+    assert len({r.cell_id for r in after.records}) == len(after.records)  # nothing ran twice
+
+
+def test_bad_input_is_one_line_before_anything_boots(tmp_path: Path) -> None:
+    for args, message in [(["--brokers", "9.9"], "Kafka 9.9 is not in the catalog"),
+                          (["--clients", "java:1:2"], "is not KIND[:RELEASE]"),
+                          (["--kip", "KIP-1"], "unknown KIP KIP-1")]:
+        done = kcompat("run", *args, "--out", str(tmp_path / "x"), timeout=60)
+        assert done.returncode == 1 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "x").exists()
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "records.jsonl").write_text("")
+    done = kcompat("run", "--out", str(tmp_path / "full"), timeout=60)
+    assert done.returncode == 1 and "exists and is not empty" in done.stderr

@@ -1,0 +1,149 @@
+"""The verdict classifier and the cell planner: pure logic, on crafted claims and observations."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.catalog import load_catalog
+from harness.errors import HarnessError
+from harness.matrix.claims import claims_dir, load_claim_book, load_claims_file
+from harness.matrix.observables import ABSENT, match
+from harness.matrix.plan import Selection, plan
+from harness.matrix.verdict import Limits, judge, limited_by
+from harness.records import Cell, Record, RecordError, append_record, read_records
+
+CLAIM = '''kip = "KIP-7"
+title = "t"
+source = "x.md"
+
+[[claim]]
+id = "fields"
+section = "s"
+api = "CreateTopics"
+versions = "5+"
+probe = "create_topic"
+
+  [[claim.expect]]
+  quote = "fields are returned"
+  observe = { error = "NONE", configs = { present = true }, num_partitions = 3 }
+
+  [[claim.fallback]]
+  limited_by = ["broker", "client", "both"]
+  quote = "not populated"
+  observe = { configs = { absent = true } }
+
+  [[claim.fallback]]
+  limited_by = ["broker"]
+  clients = ["java"]
+  quote = "throw"
+  observe = { configs = { raises = "UnsupportedVersionException" } }
+'''
+
+
+@pytest.fixture(scope="module")
+def claim(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    path = tmp_path_factory.mktemp("claims") / "KIP-7.toml"
+    path.write_text(CLAIM)
+    return load_claims_file(path).claims[0]
+
+
+@pytest.mark.parametrize(("broker", "client", "side"), [
+    (7, 7, None), (5, 5, None), (4, 7, "broker"), (7, 4, "client"), (4, 4, "both"), (None, 7, "broker"),
+    (7, None, "client"),
+])
+def test_limited_by_names_the_short_side(broker: int | None, client: int | None, side: str | None) -> None:
+    assert limited_by(5, Limits(broker, client)) == side
+
+
+def test_pass_when_observed_equals_documented(claim) -> None:  # type: ignore[no-untyped-def]
+    verdict = judge(claim, "wire", Limits(7, 7), {"error": "NONE", "configs": 30, "num_partitions": 3})
+    assert (verdict.outcome, verdict.limited_by, verdict.differences) == ("pass", None, [])
+    assert verdict.documented["quotes"] == ["fields are returned"]
+
+
+def test_deviation_records_both_sides(claim) -> None:  # type: ignore[no-untyped-def]
+    verdict = judge(claim, "wire", Limits(7, 7), {"error": "NONE", "num_partitions": 1})
+    assert verdict.outcome == "deviation"
+    assert verdict.differences == [{"key": "configs", "documented": {"present": True}, "observed": {"absent": True}},
+                                   {"key": "num_partitions", "documented": 3, "observed": 1}]
+    assert "num_partitions: documented 3, observed 1" in (verdict.reason or "")
+
+
+def test_unsupported_is_asserted_against_the_documented_fallback(claim) -> None:  # type: ignore[no-untyped-def]
+    assert judge(claim, "wire", Limits(4, 7), {"error": "NONE"}).outcome == "unsupported"
+    # the fallback not observed is a deviation, never a quiet unsupported
+    wrong = judge(claim, "wire", Limits(4, 7), {"error": "NONE", "configs": 3})
+    assert (wrong.outcome, wrong.limited_by) == ("deviation", "broker")
+
+
+def test_client_specific_fallback_overrides_the_generic_one(claim) -> None:  # type: ignore[no-untyped-def]
+    java = judge(claim, "java", Limits(4, 7), {"configs": {"raised": "org.x.UnsupportedVersionException"}})
+    assert java.outcome == "unsupported"
+    assert java.documented["quotes"] == ["not populated", "throw"]
+    assert judge(claim, "java", Limits(7, 4), {}).documented["expect"] == {"configs": {"absent": True}}
+
+
+@pytest.mark.parametrize(("documented", "observed", "expected"), [
+    ({"absent": True}, ABSENT, True), ({"absent": True}, None, False), ({"null": True}, None, True),
+    ({"missing": True}, ABSENT, True), ({"missing": True}, None, True), ({"missing": True}, "", False),
+    ({"present": True}, 0, True), ({"present": True}, {"raised": "E"}, False), ({"type": "int"}, True, False),
+    ({"in": ["A", "B"]}, "B", True), ({"contains": ["a"]}, ["a", "b"], True), ({"contains": ["c"]}, ["a"], False),
+    (3, 3, True), (3, ABSENT, False), ({"raises": "E"}, {"raised": "x.y.E"}, True),
+])
+def test_matchers(documented: object, observed: object, expected: bool) -> None:
+    assert match(documented, observed) is expected
+
+
+def test_plan_expands_wire_around_the_bound_and_groups_by_cluster() -> None:
+    cells = plan(Selection.of("2.3,4.4", "default", "wire,java:4.4.0", "KIP-525"), load_claim_book(claims_dir()),
+                 load_catalog())
+    ids = {c.cell.id for c in cells}
+    assert "KIP-525/create-returns-configs[2.3.1-zk|wire@v4]" in ids
+    assert "KIP-525/create-returns-configs[4.4.0-kraft|wire@v5]" in ids
+    assert "KIP-525/admin-topic-config-method[2.3.1-zk|java:4.4.0]" in ids
+    assert not any("admin-topic-config-method" in i and "wire" in i for i in ids)  # java-only claim
+    keys = [c.cluster_key for c in cells]
+    assert keys == sorted(keys, key=keys.index)  # each cluster's cells are contiguous
+    assert {c.cluster_key for c in cells} == {"2.3.1-zk-1n-plaintext", "2.3.1-zk-1n-sasl",
+                                             "4.4.0-kraft-1n-plaintext", "4.4.0-kraft-1n-sasl"}
+
+
+@pytest.mark.parametrize(("selection", "message"), [
+    (Selection.of("9.9"), "not in the catalog"), (Selection.of(None, None, "jav:1"), "unknown client kind"),
+    (Selection.of(None, None, None, "KIP-1"), "unknown KIP KIP-1"), (Selection.of("4.4", "zk"), "has no zk mode"),
+    (Selection.of(None, None, "java:../../x"), "is not a release"),
+])
+def test_bad_selection_is_one_line(selection: Selection, message: str) -> None:
+    with pytest.raises(HarnessError, match=message):
+        plan(selection, load_claim_book(claims_dir()), load_catalog())
+
+
+def _record(cell_id: str, outcome: str = "pass") -> Record:
+    cell = Cell.parse(cell_id)
+    return Record(run_id="r", cell_id=cell_id, kip=cell.kip, claim_id=cell.claim_id, api="CreateTopics",
+                  broker_version=cell.broker_version, broker_mode=cell.broker_mode, provider="process",
+                  client_kind=cell.client.split(":")[0].split("@")[0], client_version="1.0.0",
+                  outcome=outcome)  # type: ignore[arg-type]
+
+
+def test_records_round_trip_and_a_torn_line_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "records.jsonl"
+    first = _record("KIP-525/x[2.4.1-zk|java:3.7.0]")
+    append_record(path, first)
+    append_record(path, _record("KIP-525/x[2.4.1-zk|wire@v5]", "deviation"))
+    with path.open("a") as out:
+        out.write('{"schema_version": 99, "x": 1}\nnot json\n{"schema_version": 1, "cell_id": "KIP-5')
+    report = read_records(path)
+    assert [r.cell_id for r in report.records] == ["KIP-525/x[2.4.1-zk|java:3.7.0]", "KIP-525/x[2.4.1-zk|wire@v5]"]
+    assert report.records[0] == first
+    assert report.torn_last_line and len(report.unknown_schema) == 1 and len(report.malformed) == 1
+    assert json.loads(first.line())["schema_version"] == 1
+
+
+@pytest.mark.parametrize("bad", ["KIP-525/x", "KIP-525/x[2.4.1|wire]", "KIP-525/x[2.4.1-zk|java:../x]", "x[1.0-zk|wire]"])
+def test_a_malformed_cell_id_is_refused(bad: str) -> None:
+    with pytest.raises(RecordError):
+        Cell.parse(bad)
