@@ -537,6 +537,8 @@ __all__ = ["main", "probe_record", "survey_table"]
 @click.option("--kip", "kips", multiple=True, metavar="KIP-N", help="KIPs to run (repeatable; default all).")
 @click.option("--mode", type=click.Choice(["default", "zk", "kraft", "all"]), default="default", show_default=True,
               help="Metadata modes: each line's own, one of them, or every mode a line has.")
+@click.option("--provider", "provider", type=click.Choice(sorted(PROVIDERS)),
+              help="How brokers run (overrides the global --provider).")
 @click.option("-n", "workers", type=click.IntRange(0, 16), default=0, help="pytest-xdist workers (0: one process).")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="The run directory (must not exist).")
 @click.option("--resume", is_flag=True, help="Continue the run in --out: recorded cells are kept, the rest run.")
@@ -545,13 +547,17 @@ __all__ = ["main", "probe_record", "survey_table"]
 @click.option("--quiet", is_flag=True, help="Only the summary, not pytest's progress.")
 @click.pass_context
 def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, kips: tuple[str, ...], mode: str,
-                workers: int, out: Path, resume: bool, markexpr: str | None, keyword: str | None,
-                quiet: bool) -> None:
+                provider: str | None, workers: int, out: Path, resume: bool, markexpr: str | None,
+                keyword: str | None, quiet: bool) -> None:
     """Run a slice of the compatibility matrix into a run directory (records.jsonl, run.json, logs)."""
+    import dataclasses
+
     from .matrix.plan import Selection
     from .matrix.runner import RunOptions, run_matrix, settings_args
 
     config = _config(ctx)
+    if provider is not None:
+        config = dataclasses.replace(config, provider=provider)
     selection = Selection.of(brokers_, mode, clients, kips)
     extra = (("-m", markexpr) if markexpr else ()) + (("-k", keyword) if keyword else ())
     options = RunOptions(out.absolute(), selection, workers, resume, extra, settings_args(config))

@@ -258,6 +258,14 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
     bad = sorted(cid for cid, r in latest.items() if r.outcome not in ACCEPTED)
     code = 1 if bad or missing or problems else 0
     lines = summary_lines(report.records)
+    coverage = json.loads((options.out / "coverage.json").read_text())
+    untestable = sum(1 for row in coverage if not row["testable"])
+    lines.append(f"coverage: {len(coverage)} KIP statements, {len(coverage) - untestable} with claims, "
+                 f"{untestable} not testable (reasons in coverage.json)")
+    run["confluent"] = sorted({(r.client_version, r.librdkafka_version) for r in latest.values()
+                               if r.client_kind == "confluent" and r.librdkafka_version})
+    run["confluent"] = [{"confluent_kafka": c, "librdkafka": lib} for c, lib in run["confluent"]]
+    run["broker_java"] = sorted({r.java_version for r in latest.values() if r.java_version})
     run["ended_at"] = _now()
     run["exit_code"] = code
     (options.out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")

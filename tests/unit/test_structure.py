@@ -82,3 +82,24 @@ def test_providers_docker_folder_and_docs_stay_in_step() -> None:
         assert f"--provider {name}" in readme or f"provider {name}" in readme, name
     assert DOCKERFILE.parent == ROOT / "docker" and DOCKERFILE.is_file()
     assert DOCKERFILE.name in (ROOT / "docker" / "README.md").read_text()
+
+
+def test_records_import_only_the_standard_library() -> None:
+    """Reports, the Spark job and users' tools read records anywhere: no kio, pytest or client."""
+    import sys
+
+    assert _imports(ROOT / "harness" / "records.py") <= set(sys.stdlib_module_names) | {"__future__"}
+
+
+def test_scenarios_import_fixtures_and_harness_only() -> None:
+    for path in (ROOT / "scenarios").rglob("*.py"):
+        assert _imports(path) <= {"__future__", "typing", "fixtures", "harness", "collections"}, path
+
+
+def test_every_probe_a_claim_can_name_is_implemented() -> None:
+    import importlib
+
+    from harness.matrix.observables import PROBES as DECLARED
+
+    implemented = importlib.import_module("scenarios.probes").PROBES
+    assert set(implemented) == set(DECLARED)
