@@ -269,5 +269,10 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
     run["ended_at"] = _now()
     run["exit_code"] = code
     (options.out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
-    return RunResult(code, list(latest.values()), missing, problems + [
-        f"{cid}: {latest[cid].outcome}: {latest[cid].reason}" for cid in bad], lines)
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for cid in bad:
+        grouped.setdefault((latest[cid].outcome, latest[cid].reason or ""), []).append(cid)
+    for (outcome, reason), ids in grouped.items():
+        named = ids[0] if len(ids) == 1 else f"{len(ids)} cells ({ids[0]}, ...)"
+        problems.append(f"{named}: {outcome}: {reason}")
+    return RunResult(code, list(latest.values()), missing, problems, lines)
