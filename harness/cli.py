@@ -545,10 +545,11 @@ __all__ = ["main", "probe_record", "survey_table"]
 @click.option("-m", "markexpr", help="pytest marker selection, e.g. kip525 or createtopics.")
 @click.option("-k", "keyword", help="pytest keyword selection on cell ids.")
 @click.option("--quiet", is_flag=True, help="Only the summary, not pytest's progress.")
+@click.option("--allure", is_flag=True, help="Also allure results and the HTML report in the run directory.")
 @click.pass_context
 def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, kips: tuple[str, ...], mode: str,
                 provider: str | None, workers: int, out: Path, resume: bool, markexpr: str | None,
-                keyword: str | None, quiet: bool) -> None:
+                keyword: str | None, quiet: bool, allure: bool) -> None:
     """Run a slice of the compatibility matrix into a run directory (records.jsonl, run.json, logs)."""
     import dataclasses
 
@@ -560,7 +561,7 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
         config = dataclasses.replace(config, provider=provider)
     selection = Selection.of(brokers_, mode, clients, kips)
     extra = (("-m", markexpr) if markexpr else ()) + (("-k", keyword) if keyword else ())
-    options = RunOptions(out.absolute(), selection, workers, resume, extra, settings_args(config))
+    options = RunOptions(out.absolute(), selection, workers, resume, extra, settings_args(config), allure=allure)
 
     def work() -> int:
         reap_orphans()

@@ -30,3 +30,15 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
   touch "$stamp"
 fi
+# The Allure command line (kcompat run --allure renders its HTML report with it): npm's
+# allure-commandline (a Java program; the JDK above runs it), pinned, inside the venv.
+if [ ! -x .venv/allure/node_modules/.bin/allure ]; then
+  if ! command -v npm >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "bootstrap: installing npm from Debian's packages (for the Allure command line)" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+  fi
+  if command -v npm >/dev/null 2>&1; then
+    npm install --silent --no-audit --no-fund --prefix .venv/allure allure-commandline@2.46.1 >/dev/null \
+      || echo "bootstrap: could not install allure-commandline from npm; kcompat run --allure will say so" >&2
+  fi
+fi

@@ -15,6 +15,7 @@ import json
 import os
 import platform
 import shlex
+import shutil
 import site
 import subprocess
 import sys
@@ -52,6 +53,8 @@ class RunOptions:
     settings: tuple[str, ...] = ()
     """Harness settings as pytest options (``--kc-provider=container``), passed to every pytest process."""
     command: tuple[str, ...] = field(default_factory=lambda: tuple(sys.argv))
+    allure: bool = False
+    """Also write allure results (RUN_DIR/allure-results) and the HTML report (RUN_DIR/allure-report)."""
 
 
 def settings_args(config: HarnessConfig) -> tuple[str, ...]:
@@ -90,7 +93,7 @@ def _run_json(run_id: str, options: RunOptions, config: HarnessConfig, confluent
         "schema_version": SCHEMA_VERSION, "run_id": run_id, "started_at": _now(), "ended_at": None,
         "command": list(options.command),
         "selection": {**options.selection.as_json(), "pytest_args": list(options.pytest_args),
-                      "workers": options.workers, "settings": list(options.settings)},
+                      "workers": options.workers, "settings": list(options.settings), "allure": options.allure},
         "kcompat_version": _version("kcompat"), "git_sha": _git_sha(), "provider": config.provider,
         "catalog": [str(line.newest) for line in load_catalog()],
         "java_clients": sorted({r.version for r in refs if r.kind == "java" and r.version}),
@@ -113,7 +116,7 @@ def prepare(options: RunOptions, config: HarnessConfig) -> tuple[RunOptions, lis
                                                        chosen["kips"]),
                              options.workers or int(chosen.get("workers", 0)), True,
                              tuple(chosen.get("pytest_args", ())), tuple(chosen.get("settings", ())),
-                             options.command)
+                             options.command, bool(chosen.get("allure", False)) or options.allure)
         run["resumed"].append(_now())
     elif options.out.exists() and any(options.out.iterdir()):
         raise ConfigError(f"{options.out} exists and is not empty; choose another --out, or continue it with "
@@ -181,11 +184,14 @@ def _pytest(python: Path | str, options: RunOptions, clients: Sequence[str], log
     selection = options.selection
     command = [str(python), "-m", "pytest", str(scenarios), "-o", "addopts=", "-p", "no:cacheprovider",
                "--import-mode=importlib", "-q", "--no-header", "-rfE",
+               "--junitxml", str(log.with_name(log.stem.replace("pytest-", "junit-") + ".xml")),
                "--kc-run-dir", str(options.out), "--kc-run-root", str(options.out / "logs"),
                "--kc-brokers", ",".join(selection.brokers), "--kc-modes", selection.modes,
                "--kc-clients", ",".join(clients), "--kc-resume", *options.settings]
     if selection.kips:
         command += ["--kc-kips", ",".join(selection.kips)]
+    if options.allure:
+        command += ["--alluredir", str(options.out / "allure-results")]
     if options.workers > 0:
         command += ["-n", str(options.workers), "--dist", "loadgroup"]
     else:
@@ -216,6 +222,28 @@ def _infra(cells: Sequence[PlannedCell], run: dict[str, Any], out: Path, reason:
             started_at=_now()))
 
 
+def allure_cli() -> str | None:
+    """The Allure command line scripts/bootstrap.sh installs (npm's allure-commandline), else one on PATH."""
+    local = Path(sys.prefix) / "allure" / "node_modules" / ".bin" / "allure"
+    return str(local) if local.is_file() else shutil.which("allure")
+
+
+def allure_report(out: Path) -> list[str]:
+    """RUN_DIR/allure-report from RUN_DIR/allure-results; problems as lines."""
+    cli = allure_cli()
+    if cli is None:
+        return ["no Allure command line found (scripts/bootstrap.sh installs it with npm); the results are in "
+                f"{out / 'allure-results'}"]
+    log = out / "allure.log"
+    with log.open("wb") as sink:
+        try:
+            subprocess.run([cli, "generate", str(out / "allure-results"), "-o", str(out / "allure-report"),
+                            "--clean"], stdout=sink, stderr=sink, check=True, timeout=600)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return [f"the Allure report could not be generated ({exc}); see {log}"]
+    return []
+
+
 @dataclass
 class RunResult:
     exit_code: int
@@ -244,6 +272,8 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
         code = _pytest(python, options, clients, log, echo)
         if code not in (0, 1, 5):  # 1: some cell failed (its record says why); 5: all cells already done
             problems.append(f"pytest for {', '.join(clients)} exited {code}; see {log}")
+    if options.allure:
+        problems += allure_report(options.out)
     report = read_records(options.out / RECORDS_FILE)
     latest = {r.cell_id: r for r in report.records}
     wanted = {c.cell.id for c in cells}
