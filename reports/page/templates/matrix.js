@@ -25,7 +25,7 @@
     });
     return node;
   }
-  function js(value) { return value === undefined ? "—" : JSON.stringify(value, null, 1); }
+  function js(value) { return value === undefined ? "—" : JSON.stringify(value); }
   function v(n) { return n === null || n === undefined ? "none" : "v" + n; }
 
   // Filters: KIP and client narrow what is counted; verdicts dim the other cells and hide empty rows.
