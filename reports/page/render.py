@@ -65,10 +65,11 @@ class _Interner:
 
     def __call__(self, value: Any) -> int:
         key = json.dumps(value, sort_keys=True, default=str)
-        if key not in self._index:
-            self._index[key] = len(self.values)
-            self.values.append(json.loads(key))
-        return self._index[key]
+        index = self._index.get(key)
+        if index is None:
+            index = self._index[key] = len(self.values)
+            self.values.append(value)
+        return index
 
 
 @dataclass
@@ -94,6 +95,7 @@ def _grid(matrix: Matrix, out_dir: Path) -> tuple[list[dict[str, Any]], dict[str
     claim_index = {c: i for i, c in enumerate(claim_order)}
     clients = sorted(by_client, key=client_key)
     intern = _Interner()
+    links = _LogLinks(matrix, out_dir, intern)
     cells: list[list[Any]] = []
     blocks: list[dict[str, Any]] = []
     for client_number, client in enumerate(clients):
@@ -110,32 +112,46 @@ def _grid(matrix: Matrix, out_dir: Path) -> tuple[list[dict[str, Any]], dict[str
                 record = view.record
                 row.cells[column] = cell_mark(record.outcome, record.limited_by, view.changed)
                 counts[record.outcome] += 1
-                cells.append(_cell_data(view, matrix, out_dir, intern, claim_index[claim_id], column, client_number))
+                cells.append(_cell_data(view, links, intern, claim_index[claim_id], column, client_number))
             groups[-1]["rows"].append(row)
         blocks.append({"client": client, "groups": groups, "counts": counts})
-    data = {"outcomes": list(OUTCOMES), "claims": claim_order,
+    data = {"outcomes": list(OUTCOMES), "claims": claim_order, "apis": [claims[c][1] for c in claim_order],
             "columns": [[version, mode] for mode, version in columns], "clients": clients,
             "runs": [[run.label, run.run_id, run.started_at] for run in matrix.runs],
             "values": intern.values, "cells": cells}
     return blocks, data
 
 
-def _cell_data(view: CellView, matrix: Matrix, out_dir: Path, intern: _Interner, claim: int, column: int,
+class _LogLinks:
+    """A cell's log as shown (under the run directory as given) and as a link relative to the page."""
+
+    def __init__(self, matrix: Matrix, out_dir: Path, intern: _Interner) -> None:
+        self._runs = [(run.label, os.path.relpath(run.path.resolve(), out_dir.resolve())) for run in matrix.runs]
+        self._intern = intern
+        self._cache: dict[tuple[int, str], int] = {}
+
+    def __call__(self, run: int, log: str | None) -> int | None:
+        if not log:
+            return None
+        index = self._cache.get((run, log))
+        if index is None:
+            label, relative = self._runs[run]
+            href = Path(os.path.normpath(os.path.join(relative, log))).as_posix()
+            index = self._cache[(run, log)] = self._intern([os.path.join(label, log), href])
+        return index
+
+
+def _cell_data(view: CellView, links: _LogLinks, intern: _Interner, claim: int, column: int,
                client: int) -> list[Any]:
     record = view.record
-    run = matrix.runs[view.run]
-    log = None
-    if record.log:
-        target = run.path / record.log
-        log = intern([str(Path(run.label) / record.log), os.path.relpath(target.resolve(), out_dir.resolve())])
+    log = links(view.run, record.log)
     history: Any = 0
     if len(view.history) > 1:
         history = [[h.run, OUTCOMES.index(h.outcome), int(h.observed_changed)] for h in view.history]
     return [claim, column, client, OUTCOMES.index(record.outcome), record.limited_by or "",
             record.request_version, record.broker_max_version, record.client_max_version,
             intern(record.required_versions), intern(record.documented), intern(record.observed),
-            intern(record.differences), record.reason or "", log, view.run, history, int(view.changed),
-            record.api]
+            intern(record.differences), record.reason or "", log, view.run, history, int(view.changed)]
 
 
 def _mode_groups(columns: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:

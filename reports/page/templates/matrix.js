@@ -87,7 +87,7 @@
     const required = V[c[8]] || {};
     if (!c[4]) return null;
     const side = {broker: "the broker's", client: "the client's", both: "both sides'"}[c[4]];
-    return "limited by " + c[4] + ": " + side + " newest " + c[17] + " is below v" + required.min;
+    return "limited by " + c[4] + ": " + side + " newest " + D.apis[c[0]] + " is below v" + required.min;
   }
   function show(i) {
     const c = D.cells[i], outcome = D.outcomes[c[3]];
@@ -96,7 +96,7 @@
     const quotes = (documented.quotes || []).map(function (q) { return el("blockquote", {}, [q]); });
     const log = c[13] === null ? null : V[c[13]];
     const facts = el("dl", {"class": "facts"}, [
-      el("dt", {}, ["API"]), el("dd", {}, [c[17]]),
+      el("dt", {}, ["API"]), el("dd", {}, [D.apis[c[0]]]),
       el("dt", {}, ["request version sent"]), el("dd", {id: "d-reqv"}, [c[5] === null ? "not observable" : v(c[5])]),
       el("dt", {}, ["claim's range"]), el("dd", {}, [v(required.min) + " … " + (required.max === null || required.max === undefined ? "newest" : v(required.max))]),
       el("dt", {}, ["broker's newest"]), el("dd", {}, [c[6] === null ? "does not offer the API" : v(c[6])]),
@@ -143,5 +143,6 @@
     if (i !== undefined && !td.title) td.title = cellId(D.cells[i]) + ": " + D.outcomes[D.cells[i][3]];
   });
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });
-  apply();
+  // The server rendered the unfiltered counts; filter only when the browser restored a form state.
+  if (fKip.value || fClient.value || fOut.some(function (b) { return !b.checked; })) apply();
 })();
