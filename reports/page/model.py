@@ -1,0 +1,239 @@
+"""What the matrix page shows, read from run directories alone (docs/RECORDS.md).
+
+Reading is tolerant: a missing file, a torn or malformed line, an unknown
+schema_version is counted and named in ``Matrix.skipped``, never raised, so a
+page always renders what is readable.  With several run directories each cell
+shows its newest record (by the run's start) and its history across the runs;
+nightly shards (disjoint cells) merge the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.records import OUTCOMES, RECORDS_FILE, RUN_FILE, Record, read_records
+
+COVERAGE_FILE = "coverage.json"
+MODES = ("zk", "kraft")
+_CLIENT_KINDS = ("wire", "confluent", "java")
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """Numeric order of a release (``2.10.0`` after ``2.9.1``); non-numeric parts sort first."""
+    return tuple(int(part) if part.isdigit() else -1 for part in re.split(r"[.\-]", version))
+
+
+def client_key(client: str) -> tuple[int, tuple[int, ...], str]:
+    """wire, then confluent, then java, each by version; pinned request versions after the plain one."""
+    base = client.split("@", 1)[0]
+    kind, _, version = base.partition(":")
+    rank = _CLIENT_KINDS.index(kind) if kind in _CLIENT_KINDS else len(_CLIENT_KINDS)
+    return rank, version_key(version) if version else (), client
+
+
+@dataclass
+class Run:
+    """One run directory as the page knows it."""
+
+    path: Path
+    label: str
+    """The directory as given on the command line: what the repro command names."""
+    run_id: str
+    started_at: str
+    meta: dict[str, Any]
+    records: list[Record]
+
+
+@dataclass
+class Skipped:
+    """Something unreadable in a run directory, with how much of it."""
+
+    run: str
+    what: str
+    count: int
+    detail: str = ""
+
+    def line(self) -> str:
+        return f"{self.run}: {self.what} ({self.count})" + (f": {self.detail}" if self.detail else "")
+
+
+@dataclass
+class HistoryEntry:
+    run: int
+    outcome: str
+    observed_changed: bool
+
+
+@dataclass
+class CellView:
+    """A cell's newest record and where it came from."""
+
+    record: Record
+    run: int
+    history: list[HistoryEntry]
+
+    @property
+    def changed(self) -> bool:
+        """The newest run's verdict or observation differs from the run before it."""
+        if len(self.history) < 2:
+            return False
+        last, before = self.history[-1], self.history[-2]
+        return last.outcome != before.outcome or last.observed_changed
+
+
+@dataclass
+class CoverageItem:
+    kip: str
+    section: str
+    statement: str
+    claims: list[str]
+    testable: bool
+    reason: str | None
+
+
+@dataclass
+class Matrix:
+    runs: list[Run]
+    cells: dict[str, CellView]
+    skipped: list[Skipped] = field(default_factory=list)
+    coverage: list[CoverageItem] = field(default_factory=list)
+    coverage_found: bool = False
+
+    def counts(self) -> dict[str, int]:
+        counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+        for view in self.cells.values():
+            counts[view.record.outcome] += 1
+        return counts
+
+    @property
+    def columns(self) -> list[tuple[str, str]]:
+        """(mode, broker version): grouped by mode (zk, then kraft), each by version."""
+        seen = {(v.record.broker_mode, v.record.broker_version) for v in self.cells.values()}
+        return sorted(seen, key=lambda c: (MODES.index(c[0]) if c[0] in MODES else len(MODES), version_key(c[1])))
+
+    @property
+    def clients(self) -> list[str]:
+        return sorted({v.record.client or _client_of(v.record) for v in self.cells.values()}, key=client_key)
+
+
+def _client_of(record: Record) -> str:
+    """The client reference, from the cell id when an old writer left ``client`` empty."""
+    return record.cell.client
+
+
+def _read_run_json(path: Path, label: str, skipped: list[Skipped]) -> dict[str, Any]:
+    file = path / RUN_FILE
+    if not file.exists():
+        skipped.append(Skipped(label, f"no {RUN_FILE}", 1, "run start taken from its records"))
+        return {}
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        skipped.append(Skipped(label, f"unreadable {RUN_FILE}", 1, str(exc).splitlines()[0] if str(exc) else ""))
+        return {}
+    if not isinstance(data, dict):
+        skipped.append(Skipped(label, f"unreadable {RUN_FILE}", 1, "not a JSON object"))
+        return {}
+    return data
+
+
+def _lines(items: Sequence[tuple[int, str]]) -> str:
+    shown = ", ".join(f"line {n}: {why}" for n, why in items[:3])
+    return shown + (f", and {len(items) - 3} more" if len(items) > 3 else "")
+
+
+def read_run(path: Path, label: str, skipped: list[Skipped]) -> Run | None:
+    """One run directory; None (and a Skipped entry) when it holds no readable records file."""
+    if not path.is_dir():
+        skipped.append(Skipped(label, "not a directory", 1))
+        return None
+    if not (path / RECORDS_FILE).is_file():
+        skipped.append(Skipped(label, f"no {RECORDS_FILE}", 1))
+        return None
+    meta = _read_run_json(path, label, skipped)
+    try:
+        report = read_records(path / RECORDS_FILE)
+    except OSError as exc:
+        skipped.append(Skipped(label, f"unreadable {RECORDS_FILE}", 1, str(exc)))
+        return None
+    if report.malformed:
+        skipped.append(Skipped(label, "malformed lines", len(report.malformed), _lines(report.malformed)))
+    if report.unknown_schema:
+        skipped.append(Skipped(label, "lines of an unknown schema_version", len(report.unknown_schema),
+                               _lines(report.unknown_schema)))
+    if report.torn_last_line:
+        skipped.append(Skipped(label, "torn last line (its writer died mid-write)", 1))
+    started = meta.get("started_at") if isinstance(meta.get("started_at"), str) else None
+    if not started:
+        started = min((r.started_at for r in report.records if r.started_at), default="")
+    run_id = meta.get("run_id") if isinstance(meta.get("run_id"), str) else None
+    if not run_id:
+        run_id = report.records[0].run_id if report.records else path.name
+    return Run(path, label, run_id, started, meta, report.records)
+
+
+def _observed(record: Record) -> str:
+    return json.dumps(record.observed, sort_keys=True, default=str)
+
+
+def read_coverage(runs: Iterable[Run], skipped: list[Skipped]) -> tuple[list[CoverageItem], bool]:
+    """Statements of every coverage.json, newest run first wins for a repeated (kip, section, statement)."""
+    items: dict[tuple[str, str, str], CoverageItem] = {}
+    found = False
+    for run in sorted(runs, key=lambda r: r.started_at, reverse=True):
+        file = run.path / COVERAGE_FILE
+        if not file.exists():
+            continue
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+            if not isinstance(data, list):
+                raise ValueError("not a JSON list")
+        except (OSError, ValueError) as exc:
+            skipped.append(Skipped(run.label, f"unreadable {COVERAGE_FILE}", 1, str(exc).splitlines()[0]))
+            continue
+        found = True
+        bad = 0
+        for entry in data:
+            try:
+                item = CoverageItem(str(entry["kip"]), str(entry.get("section") or ""), str(entry["statement"]),
+                                    [str(c) for c in entry.get("claims") or []], bool(entry.get("testable", True)),
+                                    None if entry.get("reason") is None else str(entry["reason"]))
+            except (KeyError, TypeError, AttributeError):
+                bad += 1
+                continue
+            items.setdefault((item.kip, item.section, item.statement), item)
+        if bad:
+            skipped.append(Skipped(run.label, f"malformed {COVERAGE_FILE} entries", bad))
+    return sorted(items.values(), key=lambda i: (version_key(i.kip.removeprefix("KIP-")), i.section)), found
+
+
+def load(run_dirs: Sequence[Path], labels: Sequence[str] | None = None) -> Matrix:
+    """Read run directories into one matrix: newest record per cell, history across runs."""
+    skipped: list[Skipped] = []
+    runs: list[Run] = []
+    for index, path in enumerate(run_dirs):
+        label = labels[index] if labels is not None else str(path)
+        run = read_run(path, label, skipped)
+        if run is not None:
+            runs.append(run)
+    runs.sort(key=lambda r: (r.started_at, r.label))
+    cells: dict[str, CellView] = {}
+    for number, run in enumerate(runs):
+        latest: dict[str, Record] = {}
+        for record in run.records:
+            latest[record.cell_id] = record  # a resumed run: the last line of a cell is its verdict
+        for cell_id, record in latest.items():
+            view = cells.get(cell_id)
+            if view is None:
+                cells[cell_id] = CellView(record, number, [HistoryEntry(number, record.outcome, False)])
+                continue
+            changed = _observed(record) != _observed(view.record)
+            view.history.append(HistoryEntry(number, record.outcome, changed))
+            view.record, view.run = record, number
+    coverage, found = read_coverage(runs, skipped)
+    return Matrix(runs, cells, skipped, coverage, found)

@@ -1,0 +1,148 @@
+"use strict";
+(function () {
+  const D = JSON.parse(document.getElementById("data").textContent);
+  const CLS = {pass: "p", unsupported: "u", deviation: "d", fail: "f", infra_error: "e"};
+  // Cells come in the grid's document order: the i-th verdict cell is D.cells[i].
+  const tds = Array.from(document.querySelectorAll("#matrix td.p,#matrix td.u,#matrix td.d,#matrix td.f,#matrix td.e"));
+  const cellOf = new Map();
+  tds.forEach(function (td, i) { cellOf.set(td, i); });
+  const V = D.values;
+
+  function cellId(c) {
+    const col = D.columns[c[1]];
+    return D.claims[c[0]] + "[" + col[0] + "-" + col[1] + "|" + D.clients[c[2]] + "]";
+  }
+  function kipOf(c) { return D.claims[c[0]].split("/")[0]; }
+  function shq(s) {  // Python's shlex.quote, so the page and the Markdown print one command
+    return /^[\w@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\"'\"'") + "'";
+  }
+  function repro(c) { return "kcompat repro " + shq(cellId(c)) + " --run " + shq(D.runs[c[14]][0]); }
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    (children || []).forEach(function (ch) {
+      if (ch !== null && ch !== undefined) node.appendChild(typeof ch === "string" ? document.createTextNode(ch) : ch);
+    });
+    return node;
+  }
+  function js(value) { return value === undefined ? "—" : JSON.stringify(value); }
+  function v(n) { return n === null || n === undefined ? "none" : "v" + n; }
+
+  // Filters: KIP and client narrow what is counted; verdicts dim the other cells and hide empty rows.
+  const fKip = document.getElementById("f-kip"), fClient = document.getElementById("f-client");
+  const fOut = Array.from(document.querySelectorAll(".f-out"));
+  function apply() {
+    const kip = fKip.value, client = fClient.value;
+    const outs = new Set(fOut.filter(function (b) { return b.checked; }).map(function (b) { return b.value; }));
+    const counts = {}; D.outcomes.forEach(function (o) { counts[o] = 0; });
+    let shown = 0;
+    document.querySelectorAll("#matrix section.block").forEach(function (block) {
+      const clientOk = !client || block.dataset.client === client;
+      block.hidden = !clientOk;
+      let groupRow = null, groupAny = false;
+      block.querySelectorAll("tbody tr").forEach(function (tr) {
+        if (tr.classList.contains("g")) {
+          if (groupRow) groupRow.hidden = !groupAny;
+          groupRow = tr; groupAny = false; return;
+        }
+        const kipOk = !kip || tr.dataset.k === kip;
+        let any = false;
+        tr.querySelectorAll("td").forEach(function (td) {
+          const i = cellOf.get(td);
+          if (i === undefined) return;
+          const outcome = D.outcomes[D.cells[i][3]];
+          const match = outs.has(outcome);
+          td.classList.toggle("h", !match);
+          if (clientOk && kipOk) { counts[outcome] += 1; if (match) shown += 1; }
+          any = any || match;
+        });
+        tr.hidden = !(kipOk && any);
+        groupAny = groupAny || !tr.hidden;
+      });
+      if (groupRow) groupRow.hidden = !groupAny;
+    });
+    D.outcomes.forEach(function (o) { document.getElementById("count-" + o).textContent = counts[o]; });
+    document.getElementById("shown").textContent = shown;
+  }
+  [fKip, fClient].concat(fOut).forEach(function (input) { input.addEventListener("change", apply); });
+
+  // The detail of one cell.
+  const aside = document.getElementById("detail");
+  let selected = null;
+  function compare(documented, observed, differences) {
+    const expect = documented.expect || {};
+    const diff = new Set(differences.map(function (d) { return d.key; }));
+    const keys = Object.keys(expect);
+    Object.keys(observed).concat(Array.from(diff)).forEach(function (k) { if (keys.indexOf(k) < 0) keys.push(k); });
+    const rows = keys.map(function (k) {
+      return el("tr", diff.has(k) ? {"class": "diff"} : {}, [
+        el("th", {}, [k]), el("td", {}, [el("code", {}, [js(expect[k])])]),
+        el("td", {"class": "obs"}, [el("code", {}, [js(observed[k])])])]);
+    });
+    return el("table", {"class": "cmp", id: "cmp"}, [
+      el("thead", {}, [el("tr", {}, [el("th", {}, ["key"]), el("th", {}, ["documented (" + (documented["case"] || "?") + ")"]),
+        el("th", {}, ["observed"])])]), el("tbody", {}, rows)]);
+  }
+  function limitText(c) {
+    const required = V[c[8]] || {};
+    if (!c[4]) return null;
+    const side = {broker: "the broker's", client: "the client's", both: "both sides'"}[c[4]];
+    return "limited by " + c[4] + ": " + side + " newest " + D.apis[c[0]] + " is below v" + required.min;
+  }
+  function show(i) {
+    const c = D.cells[i], outcome = D.outcomes[c[3]];
+    const documented = V[c[9]] || {}, observed = V[c[10]] || {}, differences = V[c[11]] || [];
+    const required = V[c[8]] || {};
+    const quotes = (documented.quotes || []).map(function (q) { return el("blockquote", {}, [q]); });
+    const log = c[13] === null ? null : V[c[13]];
+    const facts = el("dl", {"class": "facts"}, [
+      el("dt", {}, ["API"]), el("dd", {}, [D.apis[c[0]]]),
+      el("dt", {}, ["request version sent"]), el("dd", {id: "d-reqv"}, [c[5] === null ? "not observable" : v(c[5])]),
+      el("dt", {}, ["claim's range"]), el("dd", {}, [v(required.min) + " … " + (required.max === null || required.max === undefined ? "newest" : v(required.max))]),
+      el("dt", {}, ["broker's newest"]), el("dd", {}, [c[6] === null ? "does not offer the API" : v(c[6])]),
+      el("dt", {}, ["client's newest"]), el("dd", {}, [v(c[7])]),
+      el("dt", {}, ["run"]), el("dd", {}, [D.runs[c[14]][0] + " (" + D.runs[c[14]][1] + ", " + D.runs[c[14]][2] + ")"]),
+      el("dt", {}, ["log"]), el("dd", {id: "d-log"}, [log ? el("a", {href: log[1]}, [log[0]]) : "none recorded"])]);
+    let history = null;
+    if (c[15]) {
+      history = el("ol", {"class": "history", id: "d-history"}, c[15].map(function (h, k) {
+        const prev = k > 0 ? c[15][k - 1] : null;
+        const changed = prev !== null && (prev[1] !== h[1] || h[2] === 1);
+        const run = D.runs[h[0]];
+        return el("li", changed ? {"class": "chg"} : {}, [run[2] + " " + run[0] + ": ",
+          el("span", {"class": "badge " + CLS[D.outcomes[h[1]]]}, [D.outcomes[h[1]]]),
+          changed ? (prev[1] !== h[1] ? " changed" : " observation changed") : ""]);
+      }));
+    }
+    aside.replaceChildren(
+      el("button", {"class": "close", title: "close (Esc)", id: "d-close"}, ["×"]),
+      el("h3", {id: "d-cell"}, [cellId(c)]),
+      el("p", {}, [el("span", {"class": "badge " + CLS[outcome], id: "d-outcome"}, [outcome]), " ",
+        limitText(c) || "", c[16] ? " · changed since the previous run" : ""]),
+      c[12] ? el("p", {id: "d-reason"}, [c[12]]) : null,
+      el("h4", {}, ["What the KIP says"]),
+      quotes.length ? el("div", {id: "d-quotes"}, quotes) : el("p", {"class": "empty"}, ["no quote recorded"]),
+      el("h4", {}, ["Documented vs observed"]), compare(documented, observed, differences),
+      facts,
+      el("h4", {}, ["Reproduce this cell"]), el("pre", {"class": "cmd", id: "d-repro"}, [repro(c)]),
+      history ? el("h4", {}, ["History"]) : null, history);
+    aside.hidden = false;
+    document.getElementById("d-close").addEventListener("click", close);
+    if (selected) selected.classList.remove("sel");
+    selected = tds[i]; selected.classList.add("sel");
+  }
+  function close() { aside.hidden = true; if (selected) selected.classList.remove("sel"); selected = null; }
+  document.getElementById("matrix").addEventListener("click", function (event) {
+    const td = event.target.closest("td");
+    const i = td ? cellOf.get(td) : undefined;
+    if (i !== undefined) show(i);
+  });
+  document.getElementById("matrix").addEventListener("mouseover", function (event) {
+    const td = event.target.closest("td");
+    const i = td ? cellOf.get(td) : undefined;
+    if (i !== undefined && !td.title) td.title = cellId(D.cells[i]) + ": " + D.outcomes[D.cells[i][3]];
+  });
+  document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });
+  // The server rendered the unfiltered counts; filter only when the browser restored a form state.
+  if (fKip.value || fClient.value || fOut.some(function (b) { return !b.checked; })) apply();
+})();

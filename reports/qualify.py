@@ -1,0 +1,286 @@
+"""``kcompat qualify``'s pure parts: profiles, reviewed known deviations, and the verdict over a run.
+
+A **profile file** (TOML) names matrices to qualify a release against::
+
+    [profiles.release]
+    brokers = ["2.3.1", "2.4.1", "3.9", "4.4"]     # lines or exact releases
+    modes = ["zk", "kraft"]                         # optional, default both
+    clients = ["wire", "confluent", "java:4.4.0"]
+    kips = ["KIP-525", "KIP-569"]
+    known_deviations = "known_deviations.toml"      # optional, relative to this file
+
+A **known_deviations file** lists deviations someone reviewed and accepted::
+
+    [[deviation]]
+    cell = "KIP-525/validate-only-returns-configs[2.4.1-zk|*]"
+    reason = "2.4.1 answers validateOnly without configs (KAFKA-9176); fixed in 2.5"
+    reviewed_by = "alice@example.org"
+
+``cell`` matches cell ids with ``*`` (any run of characters) and ``?`` (one
+character); brackets are literal, since every cell id contains them (plain
+``fnmatch`` would read ``[2.4.1-zk|...]`` as a character class).  Qualification
+fails on any ``fail``, any ``infra_error`` (the run already retried it once),
+and any ``deviation`` no entry covers; entries that cover no observed deviation
+are reported as stale, with their file and line.  Every error names file and
+line.  Standard library only (plus ``harness.records``): the command that runs
+the matrix lives in the harness's CLI.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.records import Record, latest_by_cell
+
+MODES = ("zk", "kraft")
+_VERSION = re.compile(r"^\d+(\.\d+){1,3}$")
+_CLIENT = re.compile(r"^(wire|confluent|java)(:\d+(\.\d+){1,3})?(@v\d+)?$")
+_KIP = re.compile(r"^KIP-\d+$")
+_PROFILE_KEYS = {"brokers", "modes", "clients", "kips", "known_deviations", "description"}
+_ENTRY_KEYS = {"cell", "reason", "reviewed_by"}
+
+
+class QualifyError(ValueError):
+    """A malformed profile or known_deviations file; the message is ``FILE:LINE: what``."""
+
+
+def _toml(path: Path) -> tuple[dict[str, Any], list[str]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise QualifyError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        return tomllib.loads(text), text.splitlines()
+    except tomllib.TOMLDecodeError as exc:
+        where = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        line = where.group(1) if where else "1"
+        raise QualifyError(f"{path}:{line}: not valid TOML: {str(exc).split(' (at line')[0]}") from exc
+
+
+def _line_of(lines: Sequence[str], pattern: str, start: int = 0, default: int = 1) -> int:
+    """1-based line of the first match at or after ``start`` (0-based), else ``default``."""
+    compiled = re.compile(pattern)
+    for number in range(start, len(lines)):
+        if compiled.match(lines[number]):
+            return number + 1
+    return default
+
+
+# ----- known deviations ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KnownDeviation:
+    cell: str
+    reason: str
+    reviewed_by: str
+    file: Path
+    line: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def matches(self, cell_id: str) -> bool:
+        return _pattern(self.cell).match(cell_id) is not None
+
+
+def _pattern(cell: str) -> re.Pattern[str]:
+    """``*`` and ``?`` as in fnmatch, every other character (brackets too) literal."""
+    parts = [".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in cell]
+    return re.compile("".join(parts) + r"\Z")
+
+
+def _entry(item: Any, file: Path, line: int) -> KnownDeviation:
+    if not isinstance(item, dict):
+        raise QualifyError(f"{file}:{line}: a known deviation is a [[deviation]] table")
+    unknown = sorted(set(item) - _ENTRY_KEYS)
+    if unknown:
+        raise QualifyError(f"{file}:{line}: unknown key {', '.join(unknown)} (known: cell, reason, reviewed_by)")
+    for key in ("cell", "reason", "reviewed_by"):
+        value = item.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise QualifyError(f"{file}:{line}: known deviation lacks {key} (a non-empty string)")
+    cell = item["cell"].strip()
+    can_match = "[" in cell or "*" in cell  # every cell id has its [broker|client] part
+    if re.search(r"\s", cell) or not (cell.startswith("KIP-") or cell.startswith("*")) or not can_match:
+        raise QualifyError(f"{file}:{line}: cell {cell!r} is not a cell id pattern like "
+                           "KIP-525/validate-only-returns-configs[2.4.1-zk|*]")
+    return KnownDeviation(cell, item["reason"].strip(), item["reviewed_by"].strip(), file, line)
+
+
+def parse_known_deviations(path: Path) -> list[KnownDeviation]:
+    """Every entry of a known_deviations file, or a QualifyError naming the file and the entry's line."""
+    data, lines = _toml(path)
+    unknown = sorted(set(data) - {"deviation"})
+    if unknown:
+        line = _line_of(lines, rf"^\s*\[*\s*{re.escape(unknown[0])}\b|^\s*{re.escape(unknown[0])}\s*=")
+        raise QualifyError(f"{path}:{line}: unknown key {unknown[0]} (entries are [[deviation]] tables)")
+    items = data.get("deviation", [])
+    if not isinstance(items, list):
+        line = _line_of(lines, r"^\s*\[?\s*deviation\b")
+        raise QualifyError(f"{path}:{line}: deviation must be an array of tables ([[deviation]])")
+    headers = [n + 1 for n, text in enumerate(lines) if re.match(r"^\s*\[\[\s*deviation\s*\]\]", text)]
+    if len(headers) != len(items):  # an inline array: every entry on the key's line
+        headers = [_line_of(lines, r"^\s*deviation\s*=")] * len(items)
+    return [_entry(item, path, line) for item, line in zip(items, headers)]
+
+
+# ----- the verdict ----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Verdict:
+    """What a qualification run found: the cells that fail it, the accepted ones, and the file's stale entries."""
+
+    failed: list[Record] = field(default_factory=list)
+    infra_errors: list[Record] = field(default_factory=list)
+    unknown_deviations: list[Record] = field(default_factory=list)
+    known_deviations: list[tuple[Record, KnownDeviation]] = field(default_factory=list)
+    stale: list[KnownDeviation] = field(default_factory=list)
+    """Entries whose cells ran and none deviated: the deviation is gone (or the pattern is wrong)."""
+    unexercised: list[KnownDeviation] = field(default_factory=list)
+    """Entries matching no cell of this run: outside the profile's selection, not evidence either way."""
+    cells: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not (self.failed or self.infra_errors or self.unknown_deviations)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def lines(self) -> list[str]:
+        """One line per cell that fails qualification, then the file's stale and unexercised entries."""
+        out = [f"fail: {r.cell_id}: {r.reason or 'no reason recorded'}" for r in self.failed]
+        out += [f"infra_error: {r.cell_id}: {r.reason or 'no reason recorded'}" for r in self.infra_errors]
+        out += [f"deviation not in known_deviations: {r.cell_id}: {r.reason or _differences(r)}"
+                for r in self.unknown_deviations]
+        out += [f"stale known deviation {e.where}: {e.cell} matches no deviation of this run" for e in self.stale]
+        out += [f"known deviation {e.where}: {e.cell} matches no cell of this run" for e in self.unexercised]
+        verdict = "qualified" if self.ok else "NOT qualified"
+        out.append(f"{verdict}: {self.cells} cells, {len(self.failed)} fail, {len(self.infra_errors)} infra_error, "
+                   f"{len(self.unknown_deviations)} unknown deviation, {len(self.known_deviations)} known deviation, "
+                   f"{len(self.stale)} stale entr{'y' if len(self.stale) == 1 else 'ies'}")
+        return out
+
+
+def _differences(record: Record) -> str:
+    keys = [str(d.get("key")) for d in record.differences if isinstance(d, dict)]
+    return "differs in " + ", ".join(keys) if keys else "no differences recorded"
+
+
+def classify(records: Iterable[Record], known: Sequence[KnownDeviation]) -> Verdict:
+    """Judge a run's records (the last line of each cell) against reviewed known deviations."""
+    latest = latest_by_cell(records)
+    verdict = Verdict(cells=len(latest))
+    used: set[int] = set()
+    for cell_id in sorted(latest):
+        record = latest[cell_id]
+        if record.outcome == "fail":
+            verdict.failed.append(record)
+        elif record.outcome == "infra_error":
+            verdict.infra_errors.append(record)
+        elif record.outcome == "deviation":
+            match = next((i for i, e in enumerate(known) if e.matches(cell_id)), None)
+            if match is None:
+                verdict.unknown_deviations.append(record)
+            else:
+                used.add(match)
+                verdict.known_deviations.append((record, known[match]))
+    for index, entry in enumerate(known):
+        if index in used:
+            continue
+        if any(entry.matches(cell_id) for cell_id in latest):
+            verdict.stale.append(entry)
+        else:
+            verdict.unexercised.append(entry)
+    return verdict
+
+
+# ----- profiles -------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named matrix to qualify against: what ``kcompat run`` gets as its selection."""
+
+    name: str
+    brokers: tuple[str, ...]
+    modes: tuple[str, ...]
+    clients: tuple[str, ...]
+    kips: tuple[str, ...]
+    known_deviations: Path | None
+    file: Path
+    line: int
+
+    def load_known_deviations(self) -> list[KnownDeviation]:
+        return [] if self.known_deviations is None else parse_known_deviations(self.known_deviations)
+
+
+def _strings(table: dict[str, Any], key: str, pattern: re.Pattern[str], where: str, what: str,
+             required: bool = True) -> tuple[str, ...]:
+    value = table.get(key)
+    if value is None and not required:
+        return ()
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise QualifyError(f"{where}: {key} must be a non-empty list of strings")
+    bad = [v for v in value if not pattern.match(v)]
+    if bad:
+        raise QualifyError(f"{where}: {key}: {bad[0]!r} is not {what}")
+    return tuple(value)
+
+
+def _profile(name: str, table: Any, path: Path, lines: Sequence[str]) -> Profile:
+    header = _line_of(lines, rf"^\s*\[\s*profiles\s*\.\s*\"?{re.escape(name)}\"?\s*\]")
+
+    def where(key: str) -> str:
+        line = _line_of(lines, r"^\s*" + re.escape(key) + r"\s*=", header, header)
+        return f"{path}:{line}"
+
+    if not isinstance(table, dict):
+        raise QualifyError(f"{path}:{header}: profile {name} must be a table ([profiles.{name}])")
+    unknown = sorted(set(table) - _PROFILE_KEYS)
+    if unknown:
+        raise QualifyError(f"{where(unknown[0])}: unknown key {unknown[0]} in profile {name} "
+                           f"(known: {', '.join(sorted(_PROFILE_KEYS))})")
+    brokers = _strings(table, "brokers", _VERSION, where("brokers"), "a Kafka version like 3.9 or 2.4.1")
+    modes = _strings(table, "modes", re.compile(r"^(zk|kraft)$"), where("modes"), "zk or kraft", required=False)
+    clients = _strings(table, "clients", _CLIENT, where("clients"),
+                       "a client like wire, wire@v5, confluent, confluent:2.0.2, java:3.7.0")
+    kips = _strings(table, "kips", _KIP, where("kips"), "a KIP like KIP-525")
+    known = table.get("known_deviations")
+    known_path = None
+    if known is not None:
+        if not isinstance(known, str) or not known.strip():
+            raise QualifyError(f"{where('known_deviations')}: known_deviations must be a file name")
+        known_path = (path.parent / known).resolve() if not Path(known).is_absolute() else Path(known)
+        if not known_path.is_file():
+            raise QualifyError(f"{where('known_deviations')}: known_deviations file {known_path} does not exist")
+    return Profile(name, brokers, modes or MODES, clients, kips, known_path, path, header)
+
+
+def load_profiles(path: Path) -> dict[str, Profile]:
+    data, lines = _toml(path)
+    profiles = data.get("profiles")
+    if not isinstance(profiles, dict) or not profiles:
+        raise QualifyError(f"{path}:1: no profile (expected [profiles.NAME] tables)")
+    return {name: _profile(name, table, path, lines) for name, table in profiles.items()}
+
+
+def load_profile(path: Path, name: str | None = None) -> Profile:
+    """The named profile, or the file's only one when no name is given."""
+    profiles = load_profiles(path)
+    if name is None:
+        if len(profiles) != 1:
+            raise QualifyError(f"{path}: {len(profiles)} profiles ({', '.join(profiles)}); name one")
+        return next(iter(profiles.values()))
+    if name not in profiles:
+        raise QualifyError(f"{path}: no profile {name!r} (profiles: {', '.join(profiles)})")
+    return profiles[name]

@@ -1,0 +1,90 @@
+"""The matrix page in a real browser: Debian's Chromium, headless, driven by Playwright, from file://.
+
+Fails (never skips) without Chromium or Playwright: scripts/bootstrap.sh installs both.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from reports.page import load, repro_command, write
+from reports.page.browser import chromium
+from tests.unit.page.records import CHANGED, DEVIATION, records, two_runs
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Iterator[tuple[Page, list[str]]]:
+    html, _ = write(load(list(two_runs(tmp_path))), tmp_path / "page")
+    errors: list[str] = []
+    with chromium() as browser:
+        view = browser.new_page(viewport={"width": 1400, "height": 900})
+        view.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        view.on("pageerror", lambda exc: errors.append(str(exc)))
+        view.goto(html.as_uri())
+        yield view, errors
+        view.screenshot(path=str(tmp_path / "matrix.png"), full_page=True)
+
+
+def _count(view: Page, outcome: str) -> int:
+    return int(view.inner_text(f"#count-{outcome}"))
+
+
+def test_loads_without_console_errors_and_counts_every_outcome(page: tuple[Page, list[str]]) -> None:
+    view, errors = page
+    expected = Counter(r.outcome for r in records())
+    expected["pass"] -= 1  # the newer run's CHANGED cell deviates
+    expected["deviation"] += 1
+    for outcome in ("pass", "unsupported", "deviation", "fail", "infra_error"):
+        assert _count(view, outcome) == expected[outcome], outcome
+    assert int(view.inner_text("#shown")) == 80
+    assert view.locator("#matrix section.block").count() == 4
+    assert view.locator("td.u.lb").count() > 0 and view.locator("td.u.lc").count() > 0
+    assert view.locator("td.u.l2").count() > 0 and view.locator("td.x").count() == 1
+    assert errors == []
+
+
+def test_filters_by_kip_client_and_verdict(page: tuple[Page, list[str]]) -> None:
+    view, errors = page
+    view.select_option("#f-kip", "KIP-569")
+    assert int(view.inner_text("#shown")) == sum(r.kip == "KIP-569" for r in records())
+    assert view.locator('#matrix tr[data-k="KIP-525"]:visible').count() == 0
+    view.select_option("#f-client", "java:4.4.0")
+    assert int(view.inner_text("#shown")) == sum(r.kip == "KIP-569" and r.client == "java:4.4.0" for r in records())
+    assert view.locator("#matrix section.block:visible").count() == 1
+    view.select_option("#f-kip", "")
+    view.select_option("#f-client", "")
+    for outcome in ("pass", "unsupported", "fail", "infra_error"):
+        view.uncheck(f'.f-out[value="{outcome}"]')
+    assert int(view.inner_text("#shown")) == 3
+    assert _count(view, "pass") == 24  # counts stay per verdict; the verdict filter only dims and hides
+    assert view.locator("#matrix tbody tr:not(.g):visible").count() == 3
+    assert errors == []
+
+
+def test_a_click_opens_the_cell(page: tuple[Page, list[str]], tmp_path: Path) -> None:
+    view, errors = page
+    assert view.locator("#detail").is_hidden()
+    view.select_option("#f-client", "wire")
+    view.select_option("#f-kip", "KIP-525")
+    view.locator("#matrix section.block:visible td.d").click()
+    assert view.locator("#detail").is_visible()
+    assert view.inner_text("#d-cell") == DEVIATION
+    assert view.inner_text("#d-outcome") == "deviation"
+    assert "validateOnly" in view.inner_text("#d-quotes")
+    diff = view.locator("#cmp tr.diff")
+    assert diff.count() == 1 and "configs" in diff.inner_text() and "present" in diff.inner_text()
+    assert view.inner_text("#d-reqv") == "v5"
+    assert view.inner_text("#d-repro") == repro_command(DEVIATION, str(tmp_path / "run-b"))
+    assert view.inner_text("#d-log") == str(tmp_path / "run-b" / "logs/2.4.1-zk/broker.log")
+    view.keyboard.press("Escape")
+    assert view.locator("#detail").is_hidden()
+    view.select_option("#f-client", "java:4.4.0")
+    view.locator("#matrix section.block:visible td.x").click()
+    assert view.inner_text("#d-cell") == CHANGED
+    assert "pass" in view.inner_text("#d-history") and "changed" in view.inner_text("#d-history li.chg")
+    assert errors == []

@@ -1,0 +1,148 @@
+"""kcompat qualify's pure parts: profiles, known_deviations (file+line errors) and the verdict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.records import Record
+from reports.qualify import QualifyError, classify, load_profile, load_profiles, parse_known_deviations
+from tests.unit.page.records import BELOW_DEVIATION, DEVIATION, FAIL, INFRA, records
+
+KNOWN = """\
+# reviewed 2026-11-20
+[[deviation]]
+cell = "KIP-525/validate-only-returns-configs[2.4.1-zk|*]"
+reason = "2.4.1 answers validateOnly without configs; fixed in 2.5"
+reviewed_by = "alice"
+
+[[deviation]]
+cell = "KIP-108/*[0.10.2.2-zk|*]"
+reason = "outside this run"
+reviewed_by = "bob"
+
+[[deviation]]
+cell = "KIP-569/config-documentation[3.9.2-kraft|wire]"
+reason = "was null before the fix"
+reviewed_by = "carol"
+"""
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_known_deviations_parse_with_their_lines(tmp_path: Path) -> None:
+    entries = parse_known_deviations(_write(tmp_path, "known.toml", KNOWN))
+    assert [(e.line, e.reviewed_by) for e in entries] == [(2, "alice"), (7, "bob"), (12, "carol")]
+    assert entries[0].matches(DEVIATION)  # brackets literal, * a wildcard
+    assert not entries[0].matches(DEVIATION.replace("2.4.1", "2.6.3"))
+    assert not entries[0].matches("KIP-525/validate-only-returns-configs[2-zk|wire]")
+
+
+@pytest.mark.parametrize(("text", "line", "message"), [
+    ('[[deviation]]\ncell = "KIP-1/x[1.0-zk|wire]"\nreason = "r"\nreviewed_by = "a"\n\n[[deviation]]\n'
+     'cell = "KIP-1/*"\nreason = "r"\n', 6, "lacks reviewed_by"),
+    ('[[deviation]]\ncell = "KIP-1/x[1.0-zk|wire]"\nreason = ""\nreviewed_by = "a"\n', 1, "lacks reason"),
+    ('[[deviation]]\ncell = "KIP-1/x"\nreason = "r"\nreviewed_by = "a"\n', 1, "is not a cell id pattern"),
+    ('\n[[deviation]]\ncell = "KIP-1/*"\nreason = "r"\nreviewed_by = "a"\nreviewer = "b"\n', 2, "unknown key reviewer"),
+    ('[[deviation]]\ncell = "KIP-1/*"\nreason = "r\nreviewed_by = "a"\n', 3, "not valid TOML"),
+    ('\n\ndeviations = 1\n', 3, "unknown key deviations"),
+])
+def test_malformed_entries_name_file_and_line(tmp_path: Path, text: str, line: int, message: str) -> None:
+    path = _write(tmp_path, "known.toml", text)
+    with pytest.raises(QualifyError) as info:
+        parse_known_deviations(path)
+    assert str(info.value).startswith(f"{path}:{line}: ") and message in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_missing_file_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(QualifyError, match=r"absent.toml: cannot read"):
+        parse_known_deviations(tmp_path / "absent.toml")
+
+
+def test_verdict_classifies_deviations_and_reports_stale_entries(tmp_path: Path) -> None:
+    entries = parse_known_deviations(_write(tmp_path, "known.toml", KNOWN))
+    verdict = classify(records(), entries)
+    assert [r.cell_id for r, _ in verdict.known_deviations] == [DEVIATION]
+    assert [r.cell_id for r in verdict.unknown_deviations] == [BELOW_DEVIATION]
+    assert [r.cell_id for r in verdict.failed] == [FAIL] and [r.cell_id for r in verdict.infra_errors] == [INFRA]
+    assert [e.line for e in verdict.stale] == [12] and [e.line for e in verdict.unexercised] == [7]
+    assert verdict.exit_code == 1 and verdict.cells == 80
+    lines = verdict.lines()
+    assert f"fail: {FAIL}: set-up: CreateTopics returned POLICY_VIOLATION (log: logs/c1/broker.log)" in lines
+    assert any(line.startswith(f"deviation not in known_deviations: {BELOW_DEVIATION}") for line in lines)
+    assert f"stale known deviation {tmp_path / 'known.toml'}:12: KIP-569/config-documentation[3.9.2-kraft|wire] " \
+           "matches no deviation of this run" in lines
+    assert lines[-1].startswith("NOT qualified: 80 cells, 1 fail, 1 infra_error, 1 unknown deviation")
+
+
+def test_a_run_qualifies_when_every_deviation_is_reviewed_and_the_last_attempt_counts(tmp_path: Path) -> None:
+    entries = parse_known_deviations(_write(tmp_path, "known.toml", KNOWN + """
+[[deviation]]
+cell = "KIP-569/config-types[2.4.1-zk|java:*]"
+reason = "below the range the field reads null"
+reviewed_by = "dave"
+"""))
+    retried = [Record(**{**r.as_json(), "outcome": "pass", "reason": None, "attempt": 2})
+               for r in records() if r.cell_id in (FAIL, INFRA)]
+    verdict = classify(records() + retried, entries)
+    assert verdict.ok and verdict.exit_code == 0
+    assert verdict.lines()[-1].startswith("qualified: 80 cells, 0 fail, 0 infra_error, 0 unknown deviation, "
+                                          "2 known deviation")
+
+
+PROFILES = """\
+[profiles.release]
+brokers = ["2.3.1", "2.4", "3.9", "4.4.0"]
+clients = ["wire", "confluent", "java:4.4.0", "wire@v5"]
+kips = ["KIP-525", "KIP-569"]
+known_deviations = "known.toml"
+
+[profiles.kraft]
+brokers = ["3.9", "4.4"]
+modes = ["kraft"]
+clients = ["java:4.4.0"]
+kips = ["KIP-569"]
+"""
+
+
+def test_profiles_load_with_defaults_and_relative_known_deviations(tmp_path: Path) -> None:
+    _write(tmp_path, "known.toml", KNOWN)
+    path = _write(tmp_path, "profiles.toml", PROFILES)
+    profiles = load_profiles(path)
+    release = profiles["release"]
+    assert release.modes == ("zk", "kraft") and release.brokers[1] == "2.4" and release.line == 1
+    assert release.known_deviations == tmp_path / "known.toml"
+    assert len(release.load_known_deviations()) == 3
+    kraft = load_profile(path, "kraft")
+    assert kraft.modes == ("kraft",) and kraft.known_deviations is None and kraft.line == 7
+    with pytest.raises(QualifyError, match="2 profiles"):
+        load_profile(path)
+    with pytest.raises(QualifyError, match="no profile 'nightly'"):
+        load_profile(path, "nightly")
+
+
+@pytest.mark.parametrize(("replace", "by", "line", "message"), [
+    ('modes = ["kraft"]', 'modes = ["kraft", "sasl"]', 9, "'sasl' is not zk or kraft"),
+    ('clients = ["java:4.4.0"]', 'clients = ["java"]', 10, None),
+    ('clients = ["java:4.4.0"]', 'clients = ["kafka-python"]', 10, "is not a client"),
+    ('kips = ["KIP-569"]', 'kips = ["569"]', 11, "'569' is not a KIP"),
+    ('brokers = ["3.9", "4.4"]', 'brokers = "3.9"', 8, "non-empty list of strings"),
+    ('known_deviations = "known.toml"', 'known_deviations = "gone.toml"', 5, "does not exist"),
+    ('kips = ["KIP-569"]', 'kips = ["KIP-569"]\nclient = ["wire"]', 12, "unknown key client"),
+])
+def test_malformed_profiles_name_file_and_line(tmp_path: Path, replace: str, by: str, line: int,
+                                               message: str | None) -> None:
+    _write(tmp_path, "known.toml", KNOWN)
+    path = _write(tmp_path, "profiles.toml", PROFILES.replace(replace, by))
+    if message is None:  # a bare kind is a valid client reference
+        load_profiles(path)
+        return
+    with pytest.raises(QualifyError) as info:
+        load_profiles(path)
+    assert str(info.value).startswith(f"{path}:{line}: ") and message in str(info.value)

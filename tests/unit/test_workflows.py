@@ -1,0 +1,66 @@
+"""The matrix and qualification workflows: valid YAML with the structure and commands CI relies on (not run here)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKFLOWS = ROOT / ".github" / "workflows"
+
+
+def _load(name: str) -> dict[str, Any]:
+    data = yaml.safe_load((WORKFLOWS / name).read_text())
+    assert isinstance(data, dict)
+    data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads a bare `on` as true
+    return data
+
+
+def _runs(job: dict[str, Any]) -> list[str]:
+    return [step["run"] for step in job["steps"] if "run" in step]
+
+
+def _uses(job: dict[str, Any], action: str) -> list[dict[str, Any]]:
+    return [step for step in job["steps"] if str(step.get("uses", "")).startswith(action + "@")]
+
+
+def test_nightly_shards_by_every_catalog_line_and_merges_one_page() -> None:
+    flow = _load("matrix-nightly.yml")
+    assert "schedule" in flow["on"] and "workflow_dispatch" in flow["on"]
+    shard, page = flow["jobs"]["shard"], flow["jobs"]["page"]
+    catalog = tomllib.loads((ROOT / "harness" / "catalog.toml").read_text())
+    assert shard["strategy"]["matrix"]["broker"] == [line["line"] for line in catalog["line"]]
+    assert shard["strategy"]["fail-fast"] is False
+    assert any("scripts/bootstrap.sh" in run for run in _runs(shard))
+    assert any('kcompat run --brokers "${{ matrix.broker }}" --out "run-${{ matrix.broker }}"' in run
+               for run in _runs(shard))
+    (upload,) = _uses(shard, "actions/upload-artifact")
+    assert upload["with"]["path"] == upload["with"]["name"] == "run-${{ matrix.broker }}"
+    assert upload["if"] == "always()"  # a shard with failing cells still hands its run directory on
+    assert page["needs"] == "shard" and page["if"] == "always()"
+    (download,) = _uses(page, "actions/download-artifact")
+    assert download["with"]["pattern"] == "run-*"
+    assert any("kcompat matrix run-* --out page" in run for run in _runs(page))
+    (published,) = _uses(page, "actions/upload-artifact")
+    assert published["with"]["path"] == "page"
+
+
+def test_qualify_runs_the_profile_and_keeps_its_page() -> None:
+    flow = _load("qualify.yml")
+    job = flow["jobs"]["qualify"]
+    assert flow["on"]["workflow_dispatch"]["inputs"]["profile"]["required"] is True
+    assert any('kcompat qualify --profile "$PROFILE"' in run for run in _runs(job))
+    assert any(step.get("env", {}).get("PROFILE") == "${{ inputs.profile }}" for step in job["steps"])
+    (upload,) = _uses(job, "actions/upload-artifact")
+    assert upload["if"] == "always()"
+
+
+def test_every_job_sets_up_with_the_projects_bootstrap() -> None:
+    for name in ("matrix-nightly.yml", "qualify.yml"):
+        for job in _load(name)["jobs"].values():
+            assert job["container"] == "debian:12" and job["timeout-minutes"] > 0
+            assert _uses(job, "actions/checkout")
+            assert any(run.startswith("bash scripts/bootstrap.sh") for run in _runs(job))
