@@ -579,3 +579,89 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
 
     code = _run(work)
     ctx.exit(code)
+
+
+def _record_line(label: str, record: Any) -> str:
+    if record is None:
+        return f"{label}: no record"
+    side = f" (limited by {record.limited_by})" if record.limited_by else ""
+    sent = f", sent v{record.request_version}" if record.request_version is not None else ""
+    return f"{label}: {record.outcome}{side}{sent}" + (f": {record.reason}" if record.reason else "")
+
+
+@main.command("repro")
+@click.argument("cell_id")
+@click.option("--run", "run_dir", type=click.Path(path_type=Path), help="The run that recorded the cell.")
+@click.option("--out", type=click.Path(path_type=Path), help="Where this run goes (default: under the run root).")
+@click.option("--keep", is_flag=True, help="Leave the cluster up after the cell and print its address; Ctrl-C stops it.")
+@click.pass_context
+def repro_command(ctx: click.Context, cell_id: str, run_dir: Path | None, out: Path | None, keep: bool) -> None:
+    """Run one cell again (same broker, mode, cluster, client) and compare with the recorded verdict."""
+    from .matrix.repro import recorded, resolve_cell, run_cell
+
+    config = _config(ctx)
+
+    def work() -> int:
+        cell = resolve_cell(cell_id, run_dir)
+        before = recorded(cell, run_dir) if run_dir is not None else None
+        target = (out or config.run_root / f"repro-{time.strftime('%Y%m%d-%H%M%S')}").absolute()
+        reap_orphans()
+        now = run_cell(cell, config, target, keep=keep, echo=click.echo if keep else None)
+        if run_dir is not None:
+            click.echo(_record_line(f"recorded ({run_dir})", before))
+        click.echo(_record_line("now", now))
+        if now is not None and now.differences:
+            for difference in now.differences:
+                click.echo(f"  {difference['key']}: documented {json.dumps(difference['documented'])}, "
+                           f"observed {json.dumps(difference['observed'])}")
+        click.echo(f"run directory: {target}")
+        same = now is not None and (before is None or before.outcome == now.outcome)
+        return 0 if same and now is not None and now.outcome not in ("fail", "infra_error") else 1
+
+    ctx.exit(_run(work))
+
+
+@main.command("bisect")
+@click.argument("claim_id")
+@click.option("--client", required=True, help="Client reference, e.g. java:4.4.0 or wire.")
+@click.option("--good", required=True, help="A release with the old behaviour (e.g. 2.3.1).")
+@click.option("--bad", required=True, help="A release with the new behaviour (e.g. 2.4.1).")
+@click.option("--mode", type=click.Choice(["default", "zk", "kraft"]), default="default", show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), help="Where the runs go (default: under the run root).")
+@click.pass_context
+def bisect_command(ctx: click.Context, claim_id: str, client: str, good: str, bad: str, mode: str,
+                   out: Path | None) -> None:
+    """The first Kafka release (every published patch between the two) where a cell's verdict or observation changed."""
+    from .clients import ClientRef
+    from .matrix.repro import bisect, signature
+
+    config = _config(ctx)
+
+    def work() -> int:
+        ref = ClientRef.parse(client).resolved()
+        target = (out or config.run_root / f"bisect-{time.strftime('%Y%m%d-%H%M%S')}").absolute()
+        reap_orphans()
+        first, steps, releases = bisect(claim_id, str(ref), good, bad, mode, config, target, click.echo)
+        click.echo(f"releases in range: {len(releases)} ({releases[0]} .. {releases[-1]}); booted: {len(steps)}")
+        if first is None:
+            click.echo(f"no change: {claim_id} through {ref} behaves the same on {good} and {bad}")
+            return 0
+        before = max((s for s in steps if s.release < first), key=lambda s: s.release)
+        after = next(s for s in steps if s.release == first)
+        click.echo(f"first release that differs: {first} (after {before.release})")
+        click.echo(_record_line(f"  {before.release}", before.record))
+        click.echo(_record_line(f"  {first}", after.record))
+        for key, (old, new) in _changed(before.record, after.record).items():
+            click.echo(f"  {key}: {old} -> {new}")
+        click.echo(f"run directories: {target}")
+        return 0 if signature(after.record) != signature(before.record) else 1
+
+    ctx.exit(_run(work))
+
+
+def _changed(before: Any, after: Any) -> dict[str, tuple[str, str]]:
+    if before is None or after is None:
+        return {}
+    keys = sorted(set(before.observed) | set(after.observed))
+    return {k: (json.dumps(before.observed.get(k)), json.dumps(after.observed.get(k)))
+            for k in keys if before.observed.get(k) != after.observed.get(k) and k != "error_message"}

@@ -16,6 +16,7 @@ import os
 import platform
 import shlex
 import shutil
+import signal
 import site
 import subprocess
 import sys
@@ -39,6 +40,8 @@ from .plan import PlannedCell, Selection, client_refs, plan
 from .summary import summary_lines
 
 VENV_INSTALL_TIMEOUT = 600.0
+CHILD_GRACE = 60.0
+"""Seconds a pytest child gets to tear its clusters down after Ctrl-C before it is killed."""
 Echo = Callable[[str], None]
 
 
@@ -51,7 +54,8 @@ class RunOptions:
     pytest_args: tuple[str, ...] = ()
     """Extra pytest selection (``-m kip525``, ``-k validate``), passed to every pytest process."""
     settings: tuple[str, ...] = ()
-    """Harness settings as pytest options (``--kc-provider=container``), passed to every pytest process."""
+    """Harness settings as pytest options (``--kc-provider=container``), passed to every pytest process,
+    and the options of one-cell runs (``--kc-cell``, ``--kc-keep``)."""
     command: tuple[str, ...] = field(default_factory=lambda: tuple(sys.argv))
     allure: bool = False
     """Also write allure results (RUN_DIR/allure-results) and the HTML report (RUN_DIR/allure-report)."""
@@ -201,12 +205,21 @@ def _pytest(python: Path | str, options: RunOptions, clients: Sequence[str], log
         out.write(f"$ {shlex.join(command)}\n".encode())
         process = spawn(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(scenarios.parent))
         assert process.stdout is not None
-        for line in process.stdout:
-            out.write(line)
-            out.flush()
-            if echo is not None:
-                echo(line.decode(errors="replace").rstrip("\n"))
-        return process.wait()
+        try:
+            for line in process.stdout:
+                out.write(line)
+                out.flush()
+                if echo is not None:
+                    echo(line.decode(errors="replace").rstrip("\n"))
+            return process.wait()
+        except BaseException:  # Ctrl-C or SIGTERM here: pytest tears its clusters down, bounded
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=CHILD_GRACE)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            raise
 
 
 def _infra(cells: Sequence[PlannedCell], run: dict[str, Any], out: Path, reason: str, config: HarnessConfig) -> None:
