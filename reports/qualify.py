@@ -162,6 +162,7 @@ class Verdict:
         out += [f"infra_error: {r.cell_id}: {r.reason or 'no reason recorded'}" for r in self.infra_errors]
         out += [f"deviation not in known_deviations: {r.cell_id}: {r.reason or _differences(r)}"
                 for r in self.unknown_deviations]
+        out += [f"known deviation: {r.cell_id} (accepted by {e.where})" for r, e in self.known_deviations]
         out += [f"stale known deviation {e.where}: {e.cell} matches no deviation of this run" for e in self.stale]
         out += [f"known deviation {e.where}: {e.cell} matches no cell of this run" for e in self.unexercised]
         verdict = "qualified" if self.ok else "NOT qualified"

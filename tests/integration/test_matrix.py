@@ -177,3 +177,36 @@ def test_bad_input_is_one_line_before_anything_boots(tmp_path: Path) -> None:
     (tmp_path / "full" / "records.jsonl").write_text("")
     done = kcompat("run", "--out", str(tmp_path / "full"), timeout=60)
     assert done.returncode == 1 and "exists and is not empty" in done.stderr
+
+
+def test_repro_runs_a_recorded_cell_again(run: tuple[subprocess.CompletedProcess[str], Path], tmp_path: Path) -> None:
+    _, out = run
+    done = kcompat("repro", "KIP-525/admin-topic-config-method[2.6.3-zk|java:4.4.0]", "--run", str(out),
+                   "--out", str(tmp_path / "repro"), timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert f"recorded ({out}): deviation" in done.stdout and "now: deviation" in done.stdout
+    assert "methods: documented" in done.stdout  # the difference, side by side
+    near = kcompat("repro", "KIP-525/admin-topic-config-metod[2.6.3-zk|java:4.4.0]", timeout=60)
+    assert near.returncode == 1 and "nearest: KIP-525/admin-topic-config-method" in near.stderr
+
+
+def test_bisect_pins_kip525_configs_through_java_to_2_4_0(tmp_path: Path) -> None:
+    done = kcompat("bisect", "KIP-525/create-returns-configs", "--client", "java:4.4.0", "--good", "2.3.1",
+                   "--bad", "2.4.1", "--out", str(tmp_path / "bisect"), timeout=900)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "first release that differs: 2.4.0 (after 2.3.1)" in done.stdout
+    assert "releases in range: 3 (2.3.1 .. 2.4.1); booted: 3" in done.stdout
+
+
+def test_qualify_fails_on_an_unreviewed_deviation_and_passes_with_the_reviewed_list(tmp_path: Path) -> None:
+    known = Path(__file__).resolve().parents[2] / "scenarios" / "profiles" / "known_deviations.toml"
+    empty = tmp_path / "none.toml"
+    empty.write_text("")
+    for name, deviations, code in (("unreviewed", empty, 1), ("reviewed", known, 0)):
+        profile = tmp_path / f"{name}.toml"
+        profile.write_text(f'[profiles.{name}]\nbrokers = ["2.6"]\nclients = ["java:4.4.0"]\nkips = ["KIP-525"]\n'
+                           f'known_deviations = "{deviations}"\n')
+        done = kcompat("qualify", "--profile", str(profile), "--out", str(tmp_path / name), "-n", "0", timeout=900)
+        assert done.returncode == code, done.stdout[-3000:] + done.stderr[-2000:]
+        assert "KIP-525/admin-topic-config-method[2.6.3-zk|java:4.4.0]" in done.stdout
+        assert (tmp_path / name / "page" / "index.html").is_file()
