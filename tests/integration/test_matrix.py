@@ -59,6 +59,9 @@ def test_every_cell_is_judged_and_the_run_exits_0(run: tuple[subprocess.Complete
     meta = json.loads((out / "run.json").read_text())
     assert meta["exit_code"] == 0 and meta["ended_at"] and meta["selection"]["brokers"] == BROKERS.split(",")
     assert meta["java_clients"] == ["2.3.1", "4.4.0"] and meta["machine"]["cpus"] == os.cpu_count()
+    started = len(list((out / "logs").glob("*/kafka-*")))
+    distinct = {(r.broker_version, r.broker_mode, r.broker_nodes, r.security) for r in cells.values()}
+    assert started == len(distinct) + sum(r.attempt == 2 for r in cells.values())  # one boot per cluster
     coverage = json.loads((out / "coverage.json").read_text())
     assert any(not row["testable"] and row["reason"] for row in coverage)
 
