@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..artifacts import ArtifactStore
+from ..artifacts import ArtifactStore, check_release_name
 from ..config import HarnessConfig
 from ..errors import HarnessError
 from ..java import select_java
@@ -54,7 +54,7 @@ class Sidecar:
     """One JVM running one kafka-clients release's AdminClient."""
 
     def __init__(self, version: str, config: HarnessConfig, *, run_id: str | None = None):
-        self.version = version
+        self.version = check_release_name(version)  # it names the log, the classes and the cache entry
         self.config = config
         self.run_id = run_id or new_run_id()
         self.log_path = config.run_root / self.run_id / f"sidecar-kafka-clients-{version}-{os.getpid()}.log"
