@@ -48,6 +48,10 @@ STOP_GRACE = 2.0
 JAAS_FILE = "kafka_server_jaas.conf"
 C = TypeVar("C", bound="JvmCluster")
 _EXCEPTION = re.compile(r"\b(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)\b.*")
+# What a damaged (same size, other bytes) cached jar looks like in a JVM's log.
+_UNREADABLE_JAR = re.compile(r"ZipException|invalid LOC header|error in opening zip file|zip END header not found")
+_MISSING_CLASS = re.compile(r"(?:ClassNotFoundException|NoClassDefFoundError|Could not find or load main class)"
+                            r":?\s*([\w$./]+)")
 
 
 def _tail(path: Path, lines: int = 200) -> list[str]:
@@ -198,7 +202,22 @@ class JvmCluster:
             raise JavaError(f"Java {self.java.major} can't run Kafka {version}: {reason}", log=jvm.log_path)
         if "Address already in use" in reason or "BindException" in reason:
             raise PortError(message, log=jvm.log_path)
+        if self._damaged_jars(jvm.log_path):
+            # The warm start checks jar sizes only: a jar damaged in place passes it.
+            raise BootError(message, log=jvm.log_path,
+                            hint=f"a class or jar of Kafka could not be read: check the cached jars with "
+                                 f"`kcompat brokers fetch --verify {version}` (it fetches damaged ones again)")
         raise BootError(message, log=jvm.log_path)
+
+    def _damaged_jars(self, log: Path) -> bool:
+        """The log shows an unreadable jar, or a missing class the user did not name in a property."""
+        named = {value for _, value in self.spec.server_properties}
+        for line in _tail(log):
+            if _UNREADABLE_JAR.search(line):
+                return True
+            if (found := _MISSING_CLASS.search(line)) and found.group(1).replace("/", ".") not in named:
+                return True
+        return False
 
     def _layout(self) -> None:
         kraft = self.spec.mode == "kraft"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import signal
 import socket
@@ -14,7 +15,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness import BootError, ClusterSpec, HarnessConfig, PortError
+from harness import BootError, ClusterSpec, HarnessConfig, PortError, load_catalog
+from harness.artifacts import ArtifactStore
 from harness.ports import PortAllocator
 from harness.providers.process import ProcessProvider
 from harness.reaper import labelled_processes, owner_token
@@ -32,8 +34,37 @@ def test_a_broker_that_exits_during_boot(kc_config: HarnessConfig) -> None:
     message = str(caught.value)
     assert "broker 1 (Kafka 3.9.2, process) exited with code" in message
     assert "no.such.Authorizer" in message
+    assert "--verify" not in message  # a class the user named is not blamed on the cached jars
     assert "\n" not in message
     assert caught.value.log is not None and caught.value.log.is_file()
+    assert _left_running(provider) == []
+
+
+def test_a_damaged_cached_jar_of_the_same_size_points_at_fetch_verify(kc_config: HarnessConfig,
+                                                                      tmp_path: Path) -> None:
+    """A warm start checks sizes only; the boot error then says how to check the bytes."""
+    release = load_catalog().release("3.9")
+    store = ArtifactStore(kc_config)
+    real = store.resolve(release)
+    manifest = json.loads(store.manifest_path(release).read_text())
+    cache = tmp_path / "cache"  # a cache of its own: every jar linked, Kafka's own jar zeroed in place
+    entries = []
+    for index, (jar, entry) in enumerate(zip(real.classpath, manifest["jars"], strict=True)):
+        relative = Path("m2") / f"{index}-{jar.name}"
+        (cache / relative).parent.mkdir(parents=True, exist_ok=True)
+        if jar.name.startswith("kafka_"):
+            (cache / relative).write_bytes(bytes(jar.stat().st_size))
+        else:
+            (cache / relative).symlink_to(jar)
+        entries.append({**entry, "path": str(relative)})
+    copied = cache / store.manifest_path(release).relative_to(kc_config.cache_dir)
+    copied.parent.mkdir(parents=True)
+    copied.write_text(json.dumps({**manifest, "jars": entries}))
+    provider = ProcessProvider(dataclasses.replace(kc_config, cache_dir=cache, offline=True))
+    with pytest.raises(BootError) as caught:
+        provider.start(ClusterSpec.of("3.9", "kraft"))
+    assert "exited with code" in str(caught.value)
+    assert caught.value.hint is not None and "kcompat brokers fetch --verify 3.9.2" in caught.value.hint
     assert _left_running(provider) == []
 
 
