@@ -22,7 +22,7 @@ from ..config import HarnessConfig
 from ..errors import BootError, HarnessError, JavaError, PortError
 from ..java import JavaRuntime
 from ..ports import PortAllocator
-from ..reaper import new_run_id
+from ..reaper import SECRET_FILES, mark_owner, new_run_id
 from ..readiness import BrokerAnswers, ZooKeeperAnswers, wait_until
 from ..render import (
     HOST,
@@ -45,7 +45,7 @@ STORAGE_TOOL_MAIN = "kafka.tools.StorageTool"
 BROKER_HEAP = ["-Xms256m", "-Xmx1g"]
 TOOL_HEAP = ["-Xms64m", "-Xmx256m"]
 STOP_GRACE = 2.0
-JAAS_FILE = "kafka_server_jaas.conf"
+JAAS_FILE = SECRET_FILES[0]
 C = TypeVar("C", bound="JvmCluster")
 _EXCEPTION = re.compile(r"\b(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)\b.*")
 # What a damaged (same size, other bytes) cached jar looks like in a JVM's log.
@@ -240,6 +240,7 @@ class JvmCluster:
                  "-Dzookeeper.sasl.client=false", *self._labels()]
         flags += logging_files(self._logging, self.run_dir)
         if self.spec.sasl is not None:
+            mark_owner(self.run_dir)  # so that a reaper can remove the passwords if we die
             jaas = write_private(self.run_dir / JAAS_FILE, jaas_config(self.spec.sasl))
             flags.append(f"-Djava.security.auth.login.config={jaas}")
         return flags

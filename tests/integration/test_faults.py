@@ -144,3 +144,30 @@ def test_killing_the_harness_mid_boot_leaves_no_jvm(kc_config: HarnessConfig, si
         time.sleep(0.2)
         survivors = [p.pid for p in labelled_processes() if p.owner == token]
     assert survivors == [], f"JVMs {survivors} outlived a harness killed with {sig.name}"
+
+
+def test_a_sasl_cluster_killed_outright_leaves_its_passwords_to_brokers_reap(kc_config: HarnessConfig,
+                                                                             tmp_path: Path) -> None:
+    run_root = tmp_path / "runs"
+    cli = [sys.executable, "-c", "from harness.cli import run; run()",
+           "--cache-dir", str(kc_config.cache_dir), "--run-root", str(run_root)]
+    harness = subprocess.Popen([*cli, "brokers", "up", "3.9", "--mode", "kraft", "--sasl"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 240
+    while harness.poll() is None and time.monotonic() < deadline and not list(run_root.glob("*/*/client.properties")):
+        time.sleep(0.2)
+    assert harness.poll() is None, harness.communicate(timeout=10)[1][-500:]
+    token = owner_token(harness.pid)
+    os.kill(harness.pid, signal.SIGKILL)
+    harness.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while any(p.owner == token for p in labelled_processes()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    (jaas,) = run_root.glob("*/*/kafka_server_jaas.conf")  # nobody was left to remove it
+    props = jaas.with_name("client.properties")
+    assert props.is_file()
+    done = subprocess.run([*cli, "brokers", "reap"], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"removed {jaas} (credentials" in done.stdout and f"removed {props} (credentials" in done.stdout
+    assert not jaas.exists() and not props.exists()
+    assert (jaas.parent / "node-1").is_dir()  # the rest of the run directory (logs) stays
