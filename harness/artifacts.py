@@ -3,7 +3,12 @@
 Maven honours each broker POM (scopes, exclusions, version mediation) and, with
 ``--strict-checksums``, refuses a download whose checksum does not match.  The
 resolved classpath is written to a manifest with each jar's SHA-256 and size,
-so a warm run reads one JSON file and starts no Maven at all.
+so a warm run reads one JSON file and starts no Maven at all.  Manifests name
+jars relative to the cache directory, so a cache can be copied, moved or
+mounted read-only elsewhere; a manifest naming a jar outside the cache (an
+older one, from a cache that lived elsewhere) is stale and resolved again.
+Every name that becomes a path is checked first: nothing is written outside
+the cache directory.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from xml.sax.saxutils import escape
 
 from .catalog import BrokerRelease
 from .config import HarnessConfig
-from .errors import ArtifactError
+from .errors import ArtifactError, ConfigError
 from .locking import exclusive
 from .reaper import kill_tree, spawn
 
@@ -34,8 +39,17 @@ _UNITS = {"B": 1, "kB": 1000, "MB": 1000**2, "GB": 1000**3}
 # java.util.logging so it can read NetworkClient's request-header lines.
 SIDECAR_DEPENDENCIES = ("com.google.code.gson:gson:2.10.1", "org.slf4j:slf4j-jdk14:1.7.36")
 
+_PLAIN_RELEASE = re.compile(r"\d+\.\d+\.\d+(?:\.\d+)?")
+
 DownloadProgress = Callable[[int, int], None]
 """Called with (files downloaded so far, bytes downloaded so far)."""
+
+
+def check_release_name(version: str, what: str = "kafka-clients") -> str:
+    """``version`` if it is a plain release (``3.7.0``, ``0.11.0.3``); it becomes a path, so nothing else is."""
+    if not isinstance(version, str) or _PLAIN_RELEASE.fullmatch(version) is None:
+        raise ConfigError(f"{what} release {version!r} is not a plain release like 3.7.0 or 0.11.0.3")
+    return version
 
 
 @dataclass(frozen=True)
@@ -138,11 +152,19 @@ class ArtifactStore:
     def manifest_path(self, release: BrokerRelease) -> Path:
         return self._dir(release) / "manifest.json"
 
+    def client_dir(self, version: str) -> Path:
+        """``<cache>/clients/kafka-clients-<version>``, for a plain release only."""
+        return self.config.cache_dir / "clients" / f"kafka-clients-{check_release_name(version)}"
+
+    def has_client(self, version: str) -> bool:
+        """Maven resolved this kafka-clients release once (so Maven Central publishes it)."""
+        return (self.client_dir(version) / "manifest.json").is_file()
+
     def resolve_client(self, version: str, *, progress: DownloadProgress | None = None) -> tuple[Path, ...]:
         """kafka-clients at ``version`` plus what the Java sidecar needs (gson, an SLF4J->JUL binding)."""
         coordinates = (f"org.apache.kafka:kafka-clients:{version}", *SIDECAR_DEPENDENCIES)
         return self._cached(
-            _Resolution(self.config.cache_dir / "clients" / f"kafka-clients-{version}",
+            _Resolution(self.client_dir(version),
                         _render_pom(f"kafka-clients-{version}", [_dependency_xml(c, ()) for c in coordinates]),
                         f"kafka-clients {version}", {"coordinate": coordinates[0]}),
             verify_hashes=False, progress=progress)
@@ -174,6 +196,9 @@ class ArtifactStore:
                 ) -> tuple[Path, ...]:
         """Jars from the manifest when intact; else Maven once (one worker at a time), then the manifest."""
         manifest = job.workdir / "manifest.json"
+        if not job.workdir.resolve().is_relative_to(self.config.cache_dir.resolve()):
+            raise ConfigError(f"{job.label} would be cached at {job.workdir}, outside the cache directory "
+                              f"{self.config.cache_dir}")
         if manifest.is_file() or self.config.offline:
             try:
                 return self._jars(manifest, job.label, verify_hashes=verify_hashes, fetch_hint=job.fetch_hint)
@@ -186,7 +211,7 @@ class ArtifactStore:
                 try:
                     return self._jars(manifest, job.label, verify_hashes=verify_hashes)
                 except ArtifactError:
-                    _purge_damaged(manifest, self.maven_repo)
+                    _purge_damaged(manifest, self.config.cache_dir, self.maven_repo)
             self._maven(job, progress)
             return self._jars(manifest, job.label, verify_hashes=False)
 
@@ -209,7 +234,11 @@ class ArtifactStore:
             ) from exc
         jars = []
         for entry in data["jars"]:
-            path = Path(entry["path"])
+            path = _jar_path(entry["path"], self.config.cache_dir)
+            if path is None:
+                raise ArtifactError(f"the manifest of {label} names {entry['path']}, outside the cache "
+                                    f"{self.config.cache_dir} (a cache moved from elsewhere)",
+                                    hint=f"run {fetch_hint!r} once online" if fetch_hint else "run once online")
             if not path.is_file() or path.stat().st_size != entry["size"]:
                 raise ArtifactError(f"cached jar {path} of {label} is missing or truncated")
             if verify_hashes and sha256_of(path) != entry["sha256"]:
@@ -267,16 +296,29 @@ class ArtifactStore:
         if rc != 0 or not outfile.is_file():
             raise ArtifactError(f"Maven could not resolve {label}: {_maven_error(log_path)}", log=log_path)
         jars = [Path(p) for p in outfile.read_text().strip().split(":") if p]
+        cache = self.config.cache_dir.resolve()
+        outside = [p for p in jars if not p.resolve().is_relative_to(cache)]
+        if outside:
+            raise ArtifactError(f"Maven resolved {label} to {outside[0]}, outside the cache {cache}", log=log_path)
         manifest = {
             **job.manifest_extra,
-            "jars": [{"path": str(p), "size": p.stat().st_size, "sha256": sha256_of(p)} for p in jars],
+            "jars": [{"path": str(p.resolve().relative_to(cache)), "size": p.stat().st_size, "sha256": sha256_of(p)}
+                     for p in jars],
         }
         tmp = workdir / "manifest.tmp"
         tmp.write_text(json.dumps(manifest, indent=1))
         tmp.replace(workdir / "manifest.json")
 
 
-def _purge_damaged(manifest: Path, maven_repo: Path) -> None:
+def _jar_path(recorded: str, cache_dir: Path) -> Path | None:
+    """Where a manifest's jar is: relative paths are under the cache; an absolute one only if still inside it."""
+    path = Path(recorded)
+    if not path.is_absolute():
+        return None if ".." in path.parts else cache_dir / path
+    return path if path.is_relative_to(cache_dir) else None
+
+
+def _purge_damaged(manifest: Path, cache_dir: Path, maven_repo: Path) -> None:
     """Delete jars whose size or SHA-256 no longer match, so Maven downloads them again.
 
     Maven trusts what is in its local repository; a damaged jar left there
@@ -287,8 +329,8 @@ def _purge_damaged(manifest: Path, maven_repo: Path) -> None:
     except (OSError, ValueError, KeyError):
         return
     for entry in entries:
-        path = Path(entry["path"])
-        if not path.is_relative_to(maven_repo):
+        path = _jar_path(entry["path"], cache_dir)
+        if path is None or not path.is_relative_to(maven_repo):
             continue
         if path.is_file() and path.stat().st_size == entry["size"] and sha256_of(path) == entry["sha256"]:
             continue

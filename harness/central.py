@@ -1,20 +1,29 @@
-"""What Maven Central publishes, to keep the catalog's "newest" honest.
+"""What Maven Central publishes: to keep the catalog's "newest" honest, and to check a client release.
 
-Reads ``maven-metadata.xml`` of ``org.apache.kafka:kafka_<scala>``; used by
-``kcompat brokers check-catalog`` (nightly), never on a boot path.
+Reads ``maven-metadata.xml`` of ``org.apache.kafka:kafka_<scala>`` for
+``kcompat brokers check-catalog`` (nightly, never on a boot path), and of
+``org.apache.kafka:kafka-clients`` for ``check_client_release``, which runs
+before anything boots so that a release nobody publishes is one line, not a
+Maven run and cache entries.  That list is kept in the cache and read again
+only when it lacks the release asked for (never with ``--offline``).
 """
 
 from __future__ import annotations
 
+import os
 import urllib.request
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
+from pathlib import Path
 
+from .artifacts import ArtifactStore
 from .catalog import Catalog
-from .errors import ArtifactError, UnknownVersionError
+from .config import HarnessConfig
+from .errors import ArtifactError, ConfigError, UnknownVersionError
 from .versions import KafkaVersion
 
 METADATA_URL = "https://repo.maven.apache.org/maven2/org/apache/kafka/kafka_{scala}/maven-metadata.xml"
+CLIENTS_METADATA_URL = "https://repo.maven.apache.org/maven2/org/apache/kafka/kafka-clients/maven-metadata.xml"
 
 
 def parse_metadata(xml_text: str) -> list[KafkaVersion]:
@@ -29,7 +38,10 @@ def parse_metadata(xml_text: str) -> list[KafkaVersion]:
 
 
 def fetch_metadata(scala: str) -> str:
-    url = METADATA_URL.format(scala=scala)
+    return _read(METADATA_URL.format(scala=scala))
+
+
+def _read(url: str) -> str:
     try:
         with urllib.request.urlopen(url, timeout=30) as response:
             text: str = response.read().decode()
@@ -57,3 +69,53 @@ def catalog_drift(catalog: Catalog, fetch: Callable[[str], str] = fetch_metadata
             drift.append(f"{version.line}: a new line on Maven Central ({version}), not in the catalog")
             known.add(version.line)
     return drift
+
+
+def _clients_metadata_path(config: HarnessConfig) -> Path:
+    return config.cache_dir / "central" / "kafka-clients-maven-metadata.xml"
+
+
+def _published_clients(config: HarnessConfig, fetch: Callable[[str], str], *, refresh: bool) -> list[KafkaVersion] | None:
+    """kafka-clients releases on Maven Central: the cached list, or (``refresh``, online) a fresh one, cached."""
+    cached = _clients_metadata_path(config)
+    if refresh and not config.offline:
+        text = fetch(CLIENTS_METADATA_URL)
+        parse_metadata(text)  # refuse to cache what isn't a metadata file
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
+        partial.write_text(text)
+        partial.replace(cached)
+        return parse_metadata(text)
+    try:
+        return parse_metadata(cached.read_text())
+    except (OSError, ET.ParseError):
+        return None
+
+
+def nearest_releases(version: str, published: list[KafkaVersion], count: int = 2) -> list[KafkaVersion]:
+    """Up to ``count`` published releases either side of ``version``, nearest first on each side."""
+    wanted = KafkaVersion.parse(version)
+    below = [v for v in published if v < wanted][-count:]
+    above = [v for v in published if v > wanted][:count]
+    return [*below, *above]
+
+
+def check_client_release(version: str, config: HarnessConfig, fetch: Callable[[str], str] = _read) -> str:
+    """``version`` if Maven Central publishes kafka-clients at it; else a one-line ``ConfigError``.
+
+    A release already in the artifact cache needs no look-up.  Offline, the
+    cached list decides; without one, the release passes here and the artifact
+    cache says whether it holds it.
+    """
+    if ArtifactStore(config).has_client(version):  # also refuses what is not a plain release
+        return version
+    for refresh in (False, True):
+        published = _published_clients(config, fetch, refresh=refresh)
+        if published is not None and KafkaVersion.parse(version) in published:
+            return version
+        if config.offline:
+            break
+    if published is None:
+        return version
+    near = ", ".join(map(str, nearest_releases(version, published))) or "none"
+    raise ConfigError(f"Maven Central publishes no kafka-clients {version}; nearest releases: {near}")

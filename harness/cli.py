@@ -36,7 +36,7 @@ from .errors import EngineError, HarnessError
 from .java import select_java
 from .providers import PROVIDERS, provider_for
 from .providers.base import Cluster
-from .reaper import install_signal_handlers, reap_orphans
+from .reaper import install_signal_handlers, reap_orphans, reap_secrets
 from .render import write_private
 from .spec import ClusterSpec, SaslSpec
 
@@ -452,6 +452,8 @@ def reap(ctx: click.Context, reused: bool) -> None:
     """Kill brokers (processes and containers) left by kcompat processes that no longer exist."""
     for orphan in reap_orphans():
         click.echo(f"killed pid {orphan.pid} (run {orphan.run_id})")
+    for secret in reap_secrets(_config(ctx).run_root):
+        click.echo(f"removed {secret} (credentials of a run whose kcompat process is gone)")
 
     def containers() -> None:
         from .providers.container import remove_orphans, remove_reused

@@ -161,7 +161,7 @@ class ImageBuilder:
     def _plan(self, release: BrokerRelease, java: JavaRuntime, base_id: str) -> _Plan:
         """What the image of ``release`` on base ``base_id`` is made of, and so its tag."""
         manifest = json.loads(self.store.manifest_path(release).read_text())
-        jars = [Path(entry["path"]) for entry in manifest["jars"]]
+        jars = list(self.store.resolve(release).classpath)  # manifest paths are relative to the cache
         names = flat_names(jars)
         dockerfile = DOCKERFILE.read_text()
         digest = content_hash(dockerfile, base_id, [(n, e["sha256"]) for n, e in zip(names, manifest["jars"],

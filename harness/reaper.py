@@ -11,6 +11,11 @@ Three layers, from cheapest to last resort:
    spawns from its caller's thread; pytest and the CLI call from the main one).
 3. Each JVM carries ``-Dkcompat.run=<run id>`` and ``-Dkcompat.owner=<pid>-<start>``
    on its command line; ``reap_orphans`` kills those whose owner is gone.
+
+Files outlive processes: a cluster directory that holds credentials (the
+broker's JAAS file, the CLI's client.properties) also holds its owner's token
+(``mark_owner``), and ``reap_secrets`` removes the credentials of owners that
+are gone; logs stay.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -33,6 +39,10 @@ import psutil
 
 RUN_FLAG = "-Dkcompat.run="
 OWNER_FLAG = "-Dkcompat.owner="
+OWNER_FILE = "owner"
+SECRET_FILES = ("kafka_server_jaas.conf", "client.properties")
+"""Files of a cluster directory that carry passwords: removed at teardown, or by ``reap_secrets``."""
+_CLUSTER_DIR = re.compile(r".+-(?P<pid>\d+)-\d+")  # <spec label>-<pid>-<n>, see providers.cluster.RunDirs
 _PR_SET_PDEATHSIG = 1
 
 
@@ -139,6 +149,30 @@ def reap_orphans() -> list[Labelled]:
     for orphan in orphans:
         kill_tree(orphan.pid)
     return orphans
+
+
+def mark_owner(directory: Path) -> None:
+    """Record this process as the owner of a cluster directory, before any secret is written into it."""
+    (directory / OWNER_FILE).write_text(owner_token() + "\n")
+
+
+def _owner_gone(directory: Path) -> bool:
+    try:
+        return not owner_alive((directory / OWNER_FILE).read_text().strip())
+    except OSError:  # written before owner files: its name carries the pid (gone, or reused: then kept)
+        found = _CLUSTER_DIR.fullmatch(directory.name)
+        return found is not None and not psutil.pid_exists(int(found["pid"]))
+
+
+def reap_secrets(run_root: Path) -> list[Path]:
+    """Remove the credentials left in ``<run_root>/<run id>/<cluster>/`` by owners that are gone."""
+    removed = []
+    for secret in sorted(path for name in SECRET_FILES for path in run_root.glob(f"*/*/{name}")):
+        if _owner_gone(secret.parent):
+            with contextlib.suppress(FileNotFoundError):
+                secret.unlink()
+                removed.append(secret)
+    return removed
 
 
 def _raise_exit(signum: int, frame: FrameType | None) -> None:

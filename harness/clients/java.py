@@ -1,8 +1,11 @@
 """The Java AdminClient of any kafka-clients release, through a long-lived sidecar JVM.
 
-The sidecar (``sidecar/kcompat/sidecar/AdminSidecar.java``) is compiled once
-per kafka-clients release against that release's jar from Maven Central and
-driven over JSON lines on stdin/stdout.  One sidecar runs per (process, client
+The sidecar (``sidecar/kcompat/sidecar/``: the protocol loop in
+``AdminSidecar.java``, one class per op under ``ops/``, registered by name in
+``Operations.java``) is compiled once per kafka-clients release against that
+release's jar from Maven Central and driven over JSON lines on stdin/stdout.
+Its ready line carries the protocol version it speaks; one that differs from
+``SIDECAR_PROTOCOL`` is refused (and its compiled classes dropped).  One sidecar runs per (process, client
 version): an xdist worker starts it on first use and keeps it for every cell.
 A sidecar that dies or stops answering is a ``HarnessError`` (infra error,
 never a compatibility finding); it is killed and the next call starts a new one.
@@ -16,13 +19,14 @@ import atexit
 import json
 import os
 import selectors
+import shutil
 import subprocess
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..artifacts import ArtifactStore
+from ..artifacts import ArtifactStore, check_release_name
 from ..config import HarnessConfig
 from ..errors import HarnessError
 from ..java import select_java
@@ -40,6 +44,8 @@ from .base import (
 
 SIDECAR_SOURCES = Path(__file__).resolve().parent / "sidecar"
 SIDECAR_MAIN = "kcompat.sidecar.AdminSidecar"
+SIDECAR_PROTOCOL = 2
+"""The request/answer shapes this module speaks; ``AdminSidecar.PROTOCOL`` must be the same."""
 START_TIMEOUT = 60.0
 CALL_TIMEOUT = 120.0
 
@@ -48,13 +54,14 @@ class Sidecar:
     """One JVM running one kafka-clients release's AdminClient."""
 
     def __init__(self, version: str, config: HarnessConfig, *, run_id: str | None = None):
-        self.version = version
+        self.version = check_release_name(version)  # it names the log, the classes and the cache entry
         self.config = config
         self.run_id = run_id or new_run_id()
         self.log_path = config.run_root / self.run_id / f"sidecar-kafka-clients-{version}-{os.getpid()}.log"
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
         self._ids = 0
+        self._classes: Path | None = None
         self.starts = 0
         self.exits_between_calls: list[int] = []
 
@@ -62,7 +69,7 @@ class Sidecar:
         store = ArtifactStore(self.config)
         jars = store.resolve_client(self.version)
         classpath = ":".join(str(j) for j in jars)
-        classes = compile_sources(SIDECAR_SOURCES, classpath, f"kafka-clients {self.version}",
+        classes = self._classes = compile_sources(SIDECAR_SOURCES, classpath, f"kafka-clients {self.version}",
                                   self.config.cache_dir / "sidecars" / f"kafka-clients-{self.version}",
                                   self.config.cache_dir)
         java = select_java((17, 11, 21), self.config.cache_dir, offline=self.config.offline,
@@ -83,6 +90,14 @@ class Sidecar:
         self._buffer = b""
         self.starts += 1
         ready = self._read_line(START_TIMEOUT, "start")
+        if ready.get("protocol") != SIDECAR_PROTOCOL:
+            self.kill()
+            if self._classes is not None:  # compiled from other sources: never trusted again
+                shutil.rmtree(self._classes, ignore_errors=True)
+            raise HarnessError(f"the sidecar for kafka-clients {self.version} speaks protocol "
+                               f"{ready.get('protocol')!r}, this harness speaks {SIDECAR_PROTOCOL} "
+                               "(its compiled classes were removed; the next call compiles it again)",
+                               log=self.log_path)
         reported = ready.get("ready")
         if reported != self.version:
             self.kill()
@@ -239,6 +254,16 @@ class JavaClient:
             {"resource_type": a.resource_type.upper(), "resource_name": a.resource_name, "principal": a.principal,
              "operation": a.operation, "permission": a.permission, "host": a.host, "pattern": a.pattern,
              "label": a.label} for a in acls]})
+
+    def client_api_versions(self) -> dict[str, int]:
+        """The newest request version this kafka-clients can send, per API (``ApiKeys`` name, e.g. CREATE_TOPICS)."""
+        versions: dict[str, int] = self.sidecar.call("api_versions", None, {})["api_versions"]
+        return versions
+
+    def public_methods(self, class_name: str) -> tuple[str, ...] | None:
+        """Sorted public method names of a class of this release (``Object``'s left out); None if it has none."""
+        methods: list[str] | None = self.sidecar.call("methods", None, {"class": class_name})["methods"]
+        return None if methods is None else tuple(methods)
 
     def close(self) -> None:
         """Close this endpoint's AdminClient in the sidecar; the sidecar itself serves the whole worker."""

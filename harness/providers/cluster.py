@@ -22,7 +22,7 @@ from ..config import HarnessConfig
 from ..errors import BootError, HarnessError, JavaError, PortError
 from ..java import JavaRuntime
 from ..ports import PortAllocator
-from ..reaper import new_run_id
+from ..reaper import SECRET_FILES, mark_owner, new_run_id
 from ..readiness import BrokerAnswers, ZooKeeperAnswers, wait_until
 from ..render import (
     HOST,
@@ -45,9 +45,13 @@ STORAGE_TOOL_MAIN = "kafka.tools.StorageTool"
 BROKER_HEAP = ["-Xms256m", "-Xmx1g"]
 TOOL_HEAP = ["-Xms64m", "-Xmx256m"]
 STOP_GRACE = 2.0
-JAAS_FILE = "kafka_server_jaas.conf"
+JAAS_FILE = SECRET_FILES[0]
 C = TypeVar("C", bound="JvmCluster")
 _EXCEPTION = re.compile(r"\b(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)\b.*")
+# What a damaged (same size, other bytes) cached jar looks like in a JVM's log.
+_UNREADABLE_JAR = re.compile(r"ZipException|invalid LOC header|error in opening zip file|zip END header not found")
+_MISSING_CLASS = re.compile(r"(?:ClassNotFoundException|NoClassDefFoundError|Could not find or load main class)"
+                            r":?\s*([\w$./]+)")
 
 
 def _tail(path: Path, lines: int = 200) -> list[str]:
@@ -198,7 +202,22 @@ class JvmCluster:
             raise JavaError(f"Java {self.java.major} can't run Kafka {version}: {reason}", log=jvm.log_path)
         if "Address already in use" in reason or "BindException" in reason:
             raise PortError(message, log=jvm.log_path)
+        if self._damaged_jars(jvm.log_path):
+            # The warm start checks jar sizes only: a jar damaged in place passes it.
+            raise BootError(message, log=jvm.log_path,
+                            hint=f"a class or jar of Kafka could not be read: check the cached jars with "
+                                 f"`kcompat brokers fetch --verify {version}` (it fetches damaged ones again)")
         raise BootError(message, log=jvm.log_path)
+
+    def _damaged_jars(self, log: Path) -> bool:
+        """The log shows an unreadable jar, or a missing class the user did not name in a property."""
+        named = {value for _, value in self.spec.server_properties}
+        for line in _tail(log):
+            if _UNREADABLE_JAR.search(line):
+                return True
+            if (found := _MISSING_CLASS.search(line)) and found.group(1).replace("/", ".") not in named:
+                return True
+        return False
 
     def _layout(self) -> None:
         kraft = self.spec.mode == "kraft"
@@ -221,6 +240,7 @@ class JvmCluster:
                  "-Dzookeeper.sasl.client=false", *self._labels()]
         flags += logging_files(self._logging, self.run_dir)
         if self.spec.sasl is not None:
+            mark_owner(self.run_dir)  # so that a reaper can remove the passwords if we die
             jaas = write_private(self.run_dir / JAAS_FILE, jaas_config(self.spec.sasl))
             flags.append(f"-Djava.security.auth.login.config={jaas}")
         return flags

@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from harness import ClusterSpec, HarnessError, KafkaVersion, SaslSpec, load_catalog
-from harness.clients import ConfigTarget, NewPartitions, NewTopic
+from harness.clients import ConfigTarget, Endpoint, NewPartitions, NewTopic
 from harness.clients.java import JavaClient, Sidecar
 
 CATALOG = load_catalog()
@@ -206,6 +206,30 @@ def test_a_hung_sidecar_is_detected_in_bounded_time(kc_config, monkeypatch):
         assert not sidecar.alive
     finally:
         sidecar.close()
+
+
+@pytest.mark.parametrize("client_version", JAVA)
+def test_the_sidecar_answers_its_small_ops_as_the_python_side_reads_them(kc_config, client_version):
+    """The contract, live: version, api_versions and methods per release; an unknown op fails, never crashes."""
+    client = JavaClient(Endpoint("127.0.0.1:9"), client_version, kc_config)  # these ops never connect
+    sidecar = client.sidecar
+    assert sidecar.call("version", None, {})["version"] == client_version
+    latest = client.client_api_versions()
+    assert all(isinstance(v, int) for v in latest.values()) and "METADATA" in latest
+    methods = client.public_methods("org.apache.kafka.clients.admin.CreateTopicsResult")
+    assert methods is not None and "values" in methods and "hashCode" not in methods  # Object's are left out
+    if KafkaVersion.parse(client_version) < KIP_525_LANDED:
+        assert latest["CREATE_TOPICS"] == 4
+        assert "config" not in methods
+    else:
+        assert latest["CREATE_TOPICS"] >= 5
+        assert {"config", "numPartitions", "replicationFactor"} <= set(methods)
+    assert client.public_methods("org.apache.kafka.clients.admin.NoSuchThing") is None
+    starts = sidecar.starts
+    with pytest.raises(HarnessError, match="could not run banana: .*unknown op banana"):
+        sidecar.call("banana", None, {})
+    assert sidecar.alive and sidecar.starts == starts
+    assert sidecar.call("version", None, {})["version"] == client_version  # still answering, in turn
 
 
 def test_an_unresolvable_client_version_names_it(kc_config):

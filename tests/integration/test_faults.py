@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import signal
 import socket
@@ -14,7 +15,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness import BootError, ClusterSpec, HarnessConfig, PortError
+from harness import BootError, ClusterSpec, HarnessConfig, PortError, load_catalog
+from harness.artifacts import ArtifactStore
 from harness.ports import PortAllocator
 from harness.providers.process import ProcessProvider
 from harness.reaper import labelled_processes, owner_token
@@ -32,8 +34,37 @@ def test_a_broker_that_exits_during_boot(kc_config: HarnessConfig) -> None:
     message = str(caught.value)
     assert "broker 1 (Kafka 3.9.2, process) exited with code" in message
     assert "no.such.Authorizer" in message
+    assert "--verify" not in message  # a class the user named is not blamed on the cached jars
     assert "\n" not in message
     assert caught.value.log is not None and caught.value.log.is_file()
+    assert _left_running(provider) == []
+
+
+def test_a_damaged_cached_jar_of_the_same_size_points_at_fetch_verify(kc_config: HarnessConfig,
+                                                                      tmp_path: Path) -> None:
+    """A warm start checks sizes only; the boot error then says how to check the bytes."""
+    release = load_catalog().release("3.9")
+    store = ArtifactStore(kc_config)
+    real = store.resolve(release)
+    manifest = json.loads(store.manifest_path(release).read_text())
+    cache = tmp_path / "cache"  # a cache of its own: every jar linked, Kafka's own jar zeroed in place
+    entries = []
+    for index, (jar, entry) in enumerate(zip(real.classpath, manifest["jars"], strict=True)):
+        relative = Path("m2") / f"{index}-{jar.name}"
+        (cache / relative).parent.mkdir(parents=True, exist_ok=True)
+        if jar.name.startswith("kafka_"):
+            (cache / relative).write_bytes(bytes(jar.stat().st_size))
+        else:
+            (cache / relative).symlink_to(jar)
+        entries.append({**entry, "path": str(relative)})
+    copied = cache / store.manifest_path(release).relative_to(kc_config.cache_dir)
+    copied.parent.mkdir(parents=True)
+    copied.write_text(json.dumps({**manifest, "jars": entries}))
+    provider = ProcessProvider(dataclasses.replace(kc_config, cache_dir=cache, offline=True))
+    with pytest.raises(BootError) as caught:
+        provider.start(ClusterSpec.of("3.9", "kraft"))
+    assert "exited with code" in str(caught.value)
+    assert caught.value.hint is not None and "kcompat brokers fetch --verify 3.9.2" in caught.value.hint
     assert _left_running(provider) == []
 
 
@@ -113,3 +144,30 @@ def test_killing_the_harness_mid_boot_leaves_no_jvm(kc_config: HarnessConfig, si
         time.sleep(0.2)
         survivors = [p.pid for p in labelled_processes() if p.owner == token]
     assert survivors == [], f"JVMs {survivors} outlived a harness killed with {sig.name}"
+
+
+def test_a_sasl_cluster_killed_outright_leaves_its_passwords_to_brokers_reap(kc_config: HarnessConfig,
+                                                                             tmp_path: Path) -> None:
+    run_root = tmp_path / "runs"
+    cli = [sys.executable, "-c", "from harness.cli import run; run()",
+           "--cache-dir", str(kc_config.cache_dir), "--run-root", str(run_root)]
+    harness = subprocess.Popen([*cli, "brokers", "up", "3.9", "--mode", "kraft", "--sasl"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 240
+    while harness.poll() is None and time.monotonic() < deadline and not list(run_root.glob("*/*/client.properties")):
+        time.sleep(0.2)
+    assert harness.poll() is None, harness.communicate(timeout=10)[1][-500:]
+    token = owner_token(harness.pid)
+    os.kill(harness.pid, signal.SIGKILL)
+    harness.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while any(p.owner == token for p in labelled_processes()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    (jaas,) = run_root.glob("*/*/kafka_server_jaas.conf")  # nobody was left to remove it
+    props = jaas.with_name("client.properties")
+    assert props.is_file()
+    done = subprocess.run([*cli, "brokers", "reap"], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"removed {jaas} (credentials" in done.stdout and f"removed {props} (credentials" in done.stdout
+    assert not jaas.exists() and not props.exists()
+    assert (jaas.parent / "node-1").is_dir()  # the rest of the run directory (logs) stays

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import ArtifactError, HarnessConfig, load_catalog
-from harness.artifacts import ArtifactStore, render_pom, sha256_of
+from harness import ArtifactError, ConfigError, HarnessConfig, load_catalog
+from harness.artifacts import ArtifactStore, check_release_name, render_pom, sha256_of
 
 
 def test_pom_adds_the_logging_backend_and_catalog_changes() -> None:
@@ -32,14 +32,16 @@ def test_offline_without_cache_names_the_version_and_the_fix(tmp_path: Path) -> 
     assert not store.is_cached(release)
 
 
-def _write_manifest(store: ArtifactStore, tmp_path: Path, content: bytes) -> Path:
+def _write_manifest(store: ArtifactStore, tmp_path: Path, content: bytes, *, absolute: bool = False) -> Path:
     release = load_catalog().release("3.9")
-    jar = tmp_path / "a.jar"
+    jar = store.maven_repo / "a.jar"
+    jar.parent.mkdir(parents=True)
     jar.write_bytes(content)
     manifest = store.manifest_path(release)
     manifest.parent.mkdir(parents=True)
+    recorded = str(jar) if absolute else "m2/a.jar"
     manifest.write_text(json.dumps({"logging": "log4j1", "jars": [
-        {"path": str(jar), "size": len(content), "sha256": sha256_of(jar)}]}))
+        {"path": recorded, "size": len(content), "sha256": sha256_of(jar)}]}))
     return jar
 
 
@@ -62,3 +64,66 @@ def test_a_truncated_or_altered_jar_is_detected(tmp_path: Path) -> None:
     jar.write_bytes(b"short")
     with pytest.raises(ArtifactError, match="missing or truncated"):
         store.resolve(release)
+
+
+@pytest.mark.parametrize("version", ["banana", "x/../../../../tmp/evil", "1:2", "3.7", "3.7.0-rc1", "../3.7.0", ""])
+def test_a_client_release_that_is_not_plain_is_refused_before_any_path(tmp_path: Path, version: str) -> None:
+    store = _store(tmp_path)
+    with pytest.raises(ConfigError, match="not a plain release like 3.7.0"):
+        store.resolve_client(version)
+    assert not (tmp_path / "cache").exists()  # nothing written, not even inside the cache
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_plain_releases_pass() -> None:
+    assert check_release_name("0.11.0.3") == "0.11.0.3" and check_release_name("4.4.0") == "4.4.0"
+
+
+def test_an_old_manifest_with_absolute_paths_inside_the_cache_is_still_read(tmp_path: Path) -> None:
+    store = _store(tmp_path, offline=True)
+    jar = _write_manifest(store, tmp_path, b"jar bytes", absolute=True)
+    assert store.resolve(load_catalog().release("3.9"), verify_hashes=True).classpath == (jar,)
+
+
+def test_a_manifest_naming_jars_of_another_directory_is_stale(tmp_path: Path) -> None:
+    store = _store(tmp_path, offline=True)
+    _write_manifest(store, tmp_path, b"jar bytes", absolute=True)
+    moved = tmp_path / "moved"
+    (tmp_path / "cache").rename(moved)
+    elsewhere = ArtifactStore(HarnessConfig(cache_dir=moved, run_root=tmp_path / "runs", offline=True))
+    (tmp_path / "cache").mkdir()  # the old place still exists: its jars must not be used
+    (tmp_path / "cache" / "m2").mkdir()
+    (tmp_path / "cache" / "m2" / "a.jar").write_bytes(b"jar bytes")
+    with pytest.raises(ArtifactError, match="outside the cache"):
+        elsewhere.resolve(load_catalog().release("3.9"))
+
+
+FAKE_MAVEN = """#!/bin/sh
+# Stands in for Maven: "downloads" one jar into the local repository and writes the classpath file.
+for arg in "$@"; do
+  case "$arg" in
+    -Dmaven.repo.local=*) repo="${arg#-Dmaven.repo.local=}" ;;
+    -Dmdep.outputFile=*) out="${arg#-Dmdep.outputFile=}" ;;
+  esac
+done
+mkdir -p "$repo/org/apache/kafka"
+printf 'jar bytes' > "$repo/org/apache/kafka/kafka-clients.jar"
+printf '%s' "$repo/org/apache/kafka/kafka-clients.jar" > "$out"
+"""
+
+
+def test_a_moved_cache_resolves_offline_inside_its_new_place(tmp_path: Path) -> None:
+    maven = tmp_path / "fake-mvn"
+    maven.write_text(FAKE_MAVEN)
+    maven.chmod(0o755)
+    online = ArtifactStore(HarnessConfig(cache_dir=tmp_path / "cache", run_root=tmp_path / "runs", maven=str(maven)))
+    (jar,) = online.resolve_client("3.7.0")
+    assert jar == tmp_path / "cache" / "m2" / "org" / "apache" / "kafka" / "kafka-clients.jar"
+    manifest = json.loads((online.client_dir("3.7.0") / "manifest.json").read_text())
+    assert manifest["jars"][0]["path"] == "m2/org/apache/kafka/kafka-clients.jar"  # relative to the cache
+    (tmp_path / "cache").rename(tmp_path / "moved")
+    maven.unlink()  # no Maven from here on
+    offline = ArtifactStore(HarnessConfig(cache_dir=tmp_path / "moved", run_root=tmp_path / "runs", offline=True))
+    (moved,) = offline.resolve_client("3.7.0")
+    assert moved == tmp_path / "moved" / "m2" / "org" / "apache" / "kafka" / "kafka-clients.jar"
+    assert moved.read_bytes() == b"jar bytes"
