@@ -14,6 +14,7 @@ from typing import Any
 
 from fixtures.matrix import Probe, ProbeContext, ProbeFailed
 from harness.clients import AdminResult, ConfigTarget, NewTopic, ResourceOutcome, error_name
+from harness.clients.java import JavaClient
 
 
 def _simple(name: str | None) -> str | None:
@@ -106,12 +107,10 @@ def describe_configs(ctx: ProbeContext) -> dict[str, Any]:
 
 def client_methods(ctx: ProbeContext) -> dict[str, Any]:
     """The public methods of a class of the client library, as the library itself reports them."""
-    sidecar = getattr(ctx.client, "sidecar", None)
-    if sidecar is None:
+    if not isinstance(ctx.client, JavaClient):
         raise ProbeFailed(f"{ctx.cell.client} has no class library to inspect (client_methods is for java clients)")
-    answer = sidecar.call("methods", None, {"class": ctx.args["class"]})
-    return {"methods": answer["methods"], "exception": None} if answer["methods"] is not None \
-        else {"exception": "ClassNotFoundException"}
+    methods = ctx.client.public_methods(str(ctx.args["class"]))
+    return {"exception": "ClassNotFoundException"} if methods is None else {"methods": list(methods), "exception": None}
 
 
 PROBES: dict[str, Probe] = {"create_topic": create_topic, "describe_configs": describe_configs,

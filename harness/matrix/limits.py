@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from ..catalog import load_catalog
 from ..clients.base import AdminClient
+from ..clients.java import JavaClient
 from ..clients.ref import ClientRef
 from ..wire import ApiVersionRange, client_versions
 from .claims import API_KEYS
@@ -39,9 +39,8 @@ def client_max_version(client: AdminClient, ref: ClientRef, api: str) -> int | N
         versions = client_versions(API_KEYS[api])
         return versions[-1] if versions else None
     if ref.kind == "java":
-        assert ref.version is not None
+        assert ref.version is not None and isinstance(client, JavaClient)
         if ref.version not in _JAVA:
-            sidecar: Any = getattr(client, "sidecar")
-            _JAVA[ref.version] = dict(sidecar.call("api_versions", None, {})["api_versions"])
+            _JAVA[ref.version] = client.client_api_versions()
         return _JAVA[ref.version].get(api_constant(api))
     return load_catalog().confluent_max_version(client.version, api)

@@ -30,6 +30,7 @@ from typing import Any
 import psutil
 
 from ..catalog import load_catalog
+from ..central import check_client_release
 from ..clients.ref import ClientRef, installed_confluent
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
@@ -126,6 +127,8 @@ def prepare(options: RunOptions, config: HarnessConfig) -> tuple[RunOptions, lis
         raise ConfigError(f"{options.out} exists and is not empty; choose another --out, or continue it with "
                           f"kcompat run --resume {options.out}")
     cells = plan(options.selection, load_claim_book(claims_dir()), load_catalog())
+    for release in sorted({c.client.version for c in cells if c.client.kind == "java" and c.client.version}):
+        check_client_release(release, config)  # an unpublished release: one line naming the nearest ones
     if not cells:
         raise ConfigError("the selection has no cells (no claim of these KIPs applies to these clients)")
     confluent = sorted({c.client.version for c in cells if c.client.kind == "confluent" and c.client.version})

@@ -60,7 +60,9 @@ def test_the_sidecar_source_ships_with_the_package() -> None:
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = data["tool"]["setuptools"]["package-data"]["harness"]
-    assert any(ROOT.joinpath("harness").glob(pattern) for pattern in patterns if pattern.endswith(".java"))
+    shipped = {path for pattern in patterns for path in ROOT.joinpath("harness").glob(pattern)}
+    sources = set(ROOT.joinpath("harness", "clients", "sidecar").rglob("*.java"))
+    assert sources and sources <= shipped, sorted(str(p) for p in sources - shipped)
 
 
 def _importers(*names: str) -> set[str]:
