@@ -14,7 +14,7 @@ from typing import Protocol, Self
 
 from ..java import JavaRuntime
 from ..spec import ClusterSpec
-from ..wire import ApiVersionRange
+from ..protocol import ApiVersionRange
 
 Progress = Callable[[str], None]
 """Receives one short line per boot stage (for progress bars)."""

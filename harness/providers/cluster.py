@@ -36,7 +36,7 @@ from ..render import (
     zookeeper_properties,
 )
 from ..spec import ClusterSpec
-from ..wire import ApiVersionRange
+from ..protocol import ApiVersionRange
 from .base import BrokerEndpoint, Progress
 
 BROKER_MAIN = "kafka.Kafka"

@@ -27,7 +27,7 @@ from harness.errors import ImageError
 from harness.images import ImageBuilder, registry_base
 from harness.providers.container import ContainerProvider, remove_reused, reuse_key
 from harness.reaper import owner_token
-from harness.wire import WireConnection
+from harness.protocol import WireConnection
 
 pytestmark = pytest.mark.container
 VERSION = "3.9"
@@ -194,7 +194,7 @@ REUSE_SCRIPT = textwrap.dedent("""
     import json, sys, time
     from harness import ClusterSpec, HarnessConfig, SaslSpec
     from harness.providers.container import ContainerProvider
-    from harness.wire import WireConnection
+    from harness.protocol import WireConnection
     cache, runs, rack, sasl, hold = sys.argv[1:6]
     config = HarnessConfig.resolve(cache_dir=cache, run_root=runs, reuse=True)
     users = SaslSpec(users=(("alice", "alice-pw"),)) if sasl == "sasl" else None
