@@ -171,6 +171,28 @@ def test_no_engine_is_a_one_line_error(kc_config: HarnessConfig) -> None:
     assert "scripts/docker.sh" in error[0]
 
 
+def test_brokers_reap_removes_containers_of_dead_owners_through_the_provider(kc_config: HarnessConfig) -> None:
+    """``kcompat brokers reap`` asks every provider; the container provider removes what dead owners left."""
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    built = ImageBuilder(kc_config).image_for(ClusterSpec.of(VERSION).release)
+    dead, alive = "999999999-1", owner_token()
+    made = {token: engine.client().containers.create(
+        built.tag, ["true"], entrypoint=[], network_mode="none", name=f"kcompat-reap-{uuid.uuid4().hex[:8]}",
+        labels={engine.LABEL_OWNER: token, engine.LABEL_ROLE: "reap-test"}) for token in (dead, alive)}
+    try:
+        result = CliRunner().invoke(main, ["--cache-dir", str(kc_config.cache_dir), "brokers", "reap"])
+        assert result.exit_code == 0, result.output
+        assert f"removed container {made[dead].name}" in result.output.splitlines()
+        left = {c.name for c in engine.containers(**{engine.LABEL_ROLE: "reap-test"})}
+        assert made[alive].name in left and made[dead].name not in left
+    finally:
+        for container in made.values():
+            engine.remove(container)
+
+
 def test_a_harness_killed_outright_leaves_no_container(kc_config: HarnessConfig) -> None:
     """SIGKILL runs no teardown: the watchdog sees its pipe close and removes the containers."""
     command = [sys.executable, "-c", "from harness.cli import run; run()", "--cache-dir", str(kc_config.cache_dir),
