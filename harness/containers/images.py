@@ -3,7 +3,7 @@
 Two build paths, one layout (``broker.Dockerfile`` beside this module; docker/README.md):
 
 * ``offline`` (default): the base is imported from the JDK the process
-  provider would pick (``harness.rootfs``), tagged ``kcompat/jre:<major>-<hash>``.
+  provider would pick (``rootfs``), tagged ``kcompat/jre:<major>-<hash>``.
 * ``registry``: the base is ``eclipse-temurin:<major>-jre``, local already or pulled
   explicitly when ``pull`` allows (the build itself never pulls).
 
