@@ -30,10 +30,10 @@ from pathlib import Path
 from harness import ClusterSpec, HarnessConfig
 from harness.artifacts import ArtifactStore
 from harness.java import select_java
+from harness.protocol import WireConnection
 from harness.providers.process import ProcessProvider
 from harness.reaper import kill_tree, spawn
 from harness.render import new_cluster_id
-from harness.wire import WireConnection
 
 POLL = 0.005
 

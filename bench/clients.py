@@ -27,8 +27,8 @@ from collections.abc import Callable
 from harness import ClusterSpec, HarnessConfig
 from harness.clients import ConfigTarget, Endpoint, NewTopic, client_for
 from harness.clients.java import Sidecar, close_sidecars
+from harness.protocol import WireConnection, build_request, nested_type, pick_version
 from harness.providers.process import ProcessProvider
-from harness.wire import WireConnection, build_request, nested_type, pick_version
 
 DESCRIBE_CONFIGS = 32
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 from rich.console import Console
@@ -32,13 +32,16 @@ from .clients import (
 )
 from .clients.java import close_sidecars
 from .config import HarnessConfig
-from .errors import EngineError, HarnessError
+from .errors import HarnessError
 from .java import select_java
-from .providers import PROVIDERS, provider_for
+from .providers import PROVIDERS, provider_for, reap_orphans
 from .providers.base import Cluster
-from .reaper import install_signal_handlers, reap_orphans, reap_secrets
+from .reaper import install_signal_handlers, reap_secrets
 from .render import write_private
 from .spec import ClusterSpec, SaslSpec
+
+if TYPE_CHECKING:
+    from .containers.images import ImagePlan
 
 # What the survey shows: the admin APIs the seed KIPs are about, and their neighbours.
 SURVEY_APIS = ("Metadata", "CreateTopics", "DeleteTopics", "CreatePartitions", "DescribeConfigs",
@@ -253,7 +256,7 @@ def up(ctx: click.Context, version: str, mode: str | None, nodes: int, sasl: boo
     provider = provider or _config(ctx).provider
 
     def work() -> None:
-        reap_orphans()  # clusters of harness processes that were killed outright
+        reap_orphans(_config(ctx), ("process", provider))  # clusters of harness processes killed outright
         spec = _prepare(ctx, reporter, version, mode, nodes, sasl, users, properties, classpath, java)
         with reporter.boot(_config(ctx), spec, provider) as cluster:
             click.echo(cluster.bootstrap_servers)
@@ -302,7 +305,7 @@ def probe(ctx: click.Context, version: str, mode: str | None, nodes: int, sasl: 
     provider = provider or _config(ctx).provider
 
     def work() -> None:
-        reap_orphans()
+        reap_orphans(_config(ctx), ("process", provider))
         spec = _prepare(ctx, reporter, version, mode, nodes, sasl, users, properties, classpath, java)
         with reporter.boot(_config(ctx), spec, provider) as cluster:
             record = probe_record(cluster, provider)
@@ -334,7 +337,7 @@ def survey(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -> None
     config = _config(ctx)
 
     def work() -> None:
-        reap_orphans()
+        reap_orphans(config, ("process", config.provider))
         records = []
         for text in versions or SURVEY_DEFAULT:
             spec = ClusterSpec.of(text)
@@ -416,7 +419,7 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
 
     def work() -> None:
         refs = parse_clients(names or _default_clients())  # checked before anything boots
-        reap_orphans()
+        reap_orphans(config, ("process", config.provider))
         spec = ClusterSpec.of(version, cast(Mode | None, mode))
         reporter.fetch(ArtifactStore(config), spec.release)
         table = Table("client", "CreateTopics", "CreatePartitions", "DescribeConfigs", "Metadata",
@@ -450,26 +453,10 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
 @click.pass_context
 def reap(ctx: click.Context, reused: bool) -> None:
     """Kill brokers (processes and containers) left by kcompat processes that no longer exist."""
-    for orphan in reap_orphans():
-        click.echo(f"killed pid {orphan.pid} (run {orphan.run_id})")
+    for line in _run(lambda: reap_orphans(_config(ctx), reused=reused)):  # every provider
+        click.echo(line)
     for secret in reap_secrets(_config(ctx).run_root):
         click.echo(f"removed {secret} (credentials of a run whose kcompat process is gone)")
-
-    def containers() -> None:
-        from .providers.container import remove_orphans, remove_reused
-
-        try:
-            names = remove_orphans(_config(ctx).cache_dir)
-        except EngineError:
-            if not reused:
-                return  # no engine, so no containers to reap
-            raise
-        if reused:
-            names += remove_reused(_config(ctx).cache_dir)
-        for name in names:
-            click.echo(f"removed container {name}")
-
-    _run(containers)
 
 
 @main.group()
@@ -480,10 +467,11 @@ def images() -> None:
 @images.command("build")
 @click.argument("versions", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per image.")
+@click.option("--plan", is_flag=True, help="Print what would be built (Dockerfile, base, tag); needs no engine.")
 @click.pass_context
-def build_images(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -> None:
+def build_images(ctx: click.Context, versions: tuple[str, ...], as_json: bool, plan: bool) -> None:
     """Build (or find, when unchanged) the image of each version; `all` means every catalog line."""
-    from .images import ImageBuilder
+    from .containers.images import ImageBuilder
 
     reporter = Reporter(as_json)
     config = _config(ctx)
@@ -494,6 +482,9 @@ def build_images(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -
                     else [catalog.release(v) for v in versions])
         for release in releases:
             reporter.fetch(ArtifactStore(config), release)
+            if plan:
+                _print_plan(ImageBuilder(config).plan(release), as_json)
+                continue
             with reporter.task(f"image of Kafka {release.version}") as update:
                 image = ImageBuilder(config, progress=lambda line: update(line)).image_for(release)
             record = {"version": str(release.version), "image": image.tag, "java": image.java.version,
@@ -505,11 +496,22 @@ def build_images(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -
     _run(work)
 
 
+def _print_plan(plan: ImagePlan, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(plan.as_json()))
+    elif plan.dockerfile is None:
+        click.echo(f"Kafka {plan.release.version}: {plan.tag} (named; used as it is)")
+    else:
+        click.echo(f"Kafka {plan.release.version}: {plan.label} from {plan.dockerfile} on {plan.base} "
+                   f"(Java {plan.java}, {plan.jars} jars)"
+                   + ("" if plan.tag else "; the tag's hash needs the base's id, known once an engine has it"))
+
+
 @images.command("prune")
 @click.pass_context
 def prune_images(ctx: click.Context) -> None:
     """Remove kcompat images a newer build replaced (and Java bases nothing uses)."""
-    from .images import ImageBuilder
+    from .containers.images import ImageBuilder
 
     for tag in _run(lambda: ImageBuilder(_config(ctx)).prune()):
         click.echo(f"removed {tag}")
@@ -519,7 +521,7 @@ def prune_images(ctx: click.Context) -> None:
 def list_images() -> None:
     """The kcompat images on the engine."""
     def work() -> None:
-        from . import engine
+        from .containers import engine
 
         for image in engine.client().images.list(filters={"label": engine.LABEL_CONTENT}):
             size = image.attrs.get("Size", 0) / 1e6
@@ -566,7 +568,7 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
     options = RunOptions(out.absolute(), selection, workers, resume, extra, settings_args(config), allure=allure)
 
     def work() -> int:
-        reap_orphans()
+        reap_orphans(config, ("process", config.provider))
         result = run_matrix(options, config, echo=None if quiet else click.echo)
         click.echo("")
         for line in result.lines:
@@ -607,7 +609,7 @@ def repro_command(ctx: click.Context, cell_id: str, run_dir: Path | None, out: P
         cell = resolve_cell(cell_id, run_dir)
         before = recorded(cell, run_dir) if run_dir is not None else None
         target = (out or config.run_root / f"repro-{time.strftime('%Y%m%d-%H%M%S')}").absolute()
-        reap_orphans()
+        reap_orphans(config, ("process", config.provider))
         now = run_cell(cell, config, target, keep=keep, echo=click.echo if keep else None)
         if run_dir is not None:
             click.echo(_record_line(f"recorded ({run_dir})", before))
@@ -642,7 +644,7 @@ def bisect_command(ctx: click.Context, claim_id: str, client: str, good: str, ba
     def work() -> int:
         ref = ClientRef.parse(client).resolved()
         target = (out or config.run_root / f"bisect-{time.strftime('%Y%m%d-%H%M%S')}").absolute()
-        reap_orphans()
+        reap_orphans(config, ("process", config.provider))
         first, steps, releases = bisect(claim_id, str(ref), good, bad, mode, config, target, click.echo)
         click.echo(f"releases in range: {len(releases)} ({releases[0]} .. {releases[-1]}); booted: {len(steps)}")
         if first is None:

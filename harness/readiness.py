@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Protocol
 
 from .errors import BootError, HarnessError
+from .protocol import ApiVersionRange, WireConnection
 from .spec import SaslSpec
-from .wire import ApiVersionRange, WireConnection
 
 
 class Readiness(Protocol):

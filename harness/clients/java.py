@@ -30,7 +30,7 @@ from ..artifacts import ArtifactStore, check_release_name
 from ..config import HarnessConfig
 from ..errors import HarnessError
 from ..java import select_java
-from ..plugins import compile_sources
+from ..javac import compile_sources
 from ..reaper import kill_tree, labels, new_run_id, spawn
 from .base import (
     AclSpec,

@@ -23,7 +23,7 @@ from typing import Any, TypeVar, cast
 from kio.static.primitive import i32Timedelta
 
 from ..errors import ConfigError, WireError
-from ..wire import (
+from ..protocol import (
     ApiVersionRange,
     SaslRefused,
     WireConnection,

@@ -15,7 +15,7 @@ from ..catalog import load_catalog
 from ..clients.base import AdminClient
 from ..clients.java import JavaClient
 from ..clients.ref import ClientRef
-from ..wire import ApiVersionRange, client_versions
+from ..protocol import ApiVersionRange, client_versions
 from .claims import API_KEYS
 
 

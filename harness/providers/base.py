@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Protocol, Self
 
 from ..java import JavaRuntime
+from ..protocol import ApiVersionRange
 from ..spec import ClusterSpec
-from ..wire import ApiVersionRange
 
 Progress = Callable[[str], None]
 """Receives one short line per boot stage (for progress bars)."""
@@ -59,3 +59,10 @@ class Provider(Protocol):
     name: str
 
     def start(self, spec: ClusterSpec) -> Cluster: ...
+
+    def reap_orphans(self, *, reused: bool = False) -> list[str]:
+        """Remove what this provider started for harness processes that no longer exist.
+
+        ``reused`` also removes clusters left running for reuse that nobody
+        uses.  Returns one line per thing removed.
+        """

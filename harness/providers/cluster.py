@@ -22,6 +22,7 @@ from ..config import HarnessConfig
 from ..errors import BootError, HarnessError, JavaError, PortError
 from ..java import JavaRuntime
 from ..ports import PortAllocator
+from ..protocol import ApiVersionRange
 from ..reaper import SECRET_FILES, mark_owner, new_run_id
 from ..readiness import BrokerAnswers, ZooKeeperAnswers, wait_until
 from ..render import (
@@ -36,7 +37,6 @@ from ..render import (
     zookeeper_properties,
 )
 from ..spec import ClusterSpec
-from ..wire import ApiVersionRange
 from .base import BrokerEndpoint, Progress
 
 BROKER_MAIN = "kafka.Kafka"

@@ -19,7 +19,7 @@ from ..artifacts import ArtifactStore
 from ..config import HarnessConfig
 from ..errors import BootError
 from ..java import select_java
-from ..reaper import kill_tree, labels, spawn
+from ..reaper import kill_tree, labels, reap_orphans, spawn
 from ..spec import ClusterSpec
 from .cluster import JvmCluster, JvmProvider, boot_with_retry
 
@@ -91,6 +91,10 @@ class ProcessProvider(JvmProvider):
     def __init__(self, config: HarnessConfig, **kwargs: Any):
         super().__init__(config, **kwargs)
         self.store = ArtifactStore(config)
+
+    def reap_orphans(self, *, reused: bool = False) -> list[str]:
+        """Kill labelled JVMs (brokers, and Java sidecars of any run) whose owner is gone; nothing is reused."""
+        return [f"killed pid {orphan.pid} (run {orphan.run_id})" for orphan in reap_orphans()]
 
     def start(self, spec: ClusterSpec) -> ProcessCluster:
         """Boot ``spec`` and return it ready; on any failure nothing is left running."""

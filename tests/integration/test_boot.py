@@ -7,7 +7,7 @@ import time
 import pytest
 
 from harness import ClusterSpec, load_catalog
-from harness.wire import api_name
+from harness.protocol import api_name
 
 NEWEST = str(load_catalog().newest().version)
 BOOTS = [("2.8", "zk"), ("3.9", "zk"), ("3.9", "kraft"), (NEWEST, "kraft"), ("0.11", "zk")]

@@ -22,12 +22,14 @@ import uuid
 import pytest
 
 from harness import BootError, ClusterSpec, HarnessConfig
-from harness import engine
+from harness.containers import engine
+from harness.containers.images import ImageBuilder, registry_base
+from harness.containers.reuse import remove_reused, reuse_key
 from harness.errors import ImageError
-from harness.images import ImageBuilder, registry_base
-from harness.providers.container import ContainerProvider, remove_reused, reuse_key
+from harness.providers.cluster import STOP_GRACE
+from harness.providers.container import ContainerProvider
+from harness.protocol import WireConnection
 from harness.reaper import owner_token
-from harness.wire import WireConnection
 
 pytestmark = pytest.mark.container
 VERSION = "3.9"
@@ -169,6 +171,28 @@ def test_no_engine_is_a_one_line_error(kc_config: HarnessConfig) -> None:
     assert "scripts/docker.sh" in error[0]
 
 
+def test_brokers_reap_removes_containers_of_dead_owners_through_the_provider(kc_config: HarnessConfig) -> None:
+    """``kcompat brokers reap`` asks every provider; the container provider removes what dead owners left."""
+    from click.testing import CliRunner
+
+    from harness.cli import main
+
+    built = ImageBuilder(kc_config).image_for(ClusterSpec.of(VERSION).release)
+    dead, alive = "999999999-1", owner_token()
+    made = {token: engine.client().containers.create(
+        built.tag, ["true"], entrypoint=[], network_mode="none", name=f"kcompat-reap-{uuid.uuid4().hex[:8]}",
+        labels={engine.LABEL_OWNER: token, engine.LABEL_ROLE: "reap-test"}) for token in (dead, alive)}
+    try:
+        result = CliRunner().invoke(main, ["--cache-dir", str(kc_config.cache_dir), "brokers", "reap"])
+        assert result.exit_code == 0, result.output
+        assert f"removed container {made[dead].name}" in result.output.splitlines()
+        left = {c.name for c in engine.containers(**{engine.LABEL_ROLE: "reap-test"})}
+        assert made[alive].name in left and made[dead].name not in left
+    finally:
+        for container in made.values():
+            engine.remove(container)
+
+
 def test_a_harness_killed_outright_leaves_no_container(kc_config: HarnessConfig) -> None:
     """SIGKILL runs no teardown: the watchdog sees its pipe close and removes the containers."""
     command = [sys.executable, "-c", "from harness.cli import run; run()", "--cache-dir", str(kc_config.cache_dir),
@@ -194,7 +218,7 @@ REUSE_SCRIPT = textwrap.dedent("""
     import json, sys, time
     from harness import ClusterSpec, HarnessConfig, SaslSpec
     from harness.providers.container import ContainerProvider
-    from harness.wire import WireConnection
+    from harness.protocol import WireConnection
     cache, runs, rack, sasl, hold = sys.argv[1:6]
     config = HarnessConfig.resolve(cache_dir=cache, run_root=runs, reuse=True)
     users = SaslSpec(users=(("alice", "alice-pw"),)) if sasl == "sasl" else None
@@ -254,7 +278,7 @@ def test_reuse_attaches_across_runs_and_concurrent_workers(kc_config: HarnessCon
         assert engine.containers(**{engine.LABEL_REUSE: key}) == []
         assert not (kc_config.cache_dir / "reuse" / key).exists()
     finally:
-        remove_reused(kc_config.cache_dir, key)
+        remove_reused(kc_config.cache_dir, key, grace=STOP_GRACE)
 
 
 def test_a_reused_sasl_cluster_keeps_its_super_password_and_is_never_removed_in_use(
@@ -270,10 +294,10 @@ def test_a_reused_sasl_cluster_keeps_its_super_password_and_is_never_removed_in_
         assert holder.stdout is not None
         second = json.loads(holder.stdout.readline())
         assert second["reattached"] and second["ids"] == first["ids"]
-        assert remove_reused(kc_config.cache_dir, key) == []  # the holder's lease protects it
+        assert remove_reused(kc_config.cache_dir, key, grace=STOP_GRACE) == []  # the holder's lease protects it
         assert [c.status for c in engine.containers(**{engine.LABEL_REUSE: key})] == ["running"]
         holder.kill()
         holder.wait(timeout=30)
     finally:
-        removed = remove_reused(kc_config.cache_dir, key)
+        removed = remove_reused(kc_config.cache_dir, key, grace=STOP_GRACE)
     assert removed and engine.containers(**{engine.LABEL_REUSE: key}) == []

@@ -8,7 +8,7 @@ import pytest
 
 from harness import ClusterSpec, SaslSpec, WireError
 from harness.artifacts import ArtifactStore
-from harness.plugins import compile_plugin
+from harness.javac import compile_plugin
 
 TOPIC_AUTHORIZATION_FAILED = 29
 CLUSTER_AUTHORIZATION_FAILED = 31

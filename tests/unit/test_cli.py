@@ -36,3 +36,12 @@ def test_survey_table_shows_ranges_and_gaps() -> None:
     cells = {table.columns[0]._cells[i]: table.columns[1]._cells[i] for i in range(table.row_count)}
     assert cells["CreateTopics"] == "v0-v1"
     assert cells["CreatePartitions"] == "-"
+
+
+def test_reap_asks_every_provider_and_an_absent_engine_has_nothing_to_reap(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+    result = CliRunner().invoke(main, ["--cache-dir", str(tmp_path), "brokers", "reap"])
+    assert result.exit_code == 0, result.output
+    asked = CliRunner().invoke(main, ["--cache-dir", str(tmp_path), "brokers", "reap", "--reused"])
+    assert asked.exit_code == 1  # reused clusters were asked for by name: no engine is the error
+    assert "no Docker engine answers at unix:///nonexistent/docker.sock" in asked.output

@@ -36,8 +36,12 @@ class FakeProvider:
         EVENTS.append(("start", str(spec.version)))
         return FakeCluster(spec)
 
+    def reap_orphans(self, *, reused=False):
+        EVENTS.append(("reap", reused))
+        return []
 
-PROVIDERS["fake"] = FakeProvider
+
+PROVIDERS["fake"] = lambda: FakeProvider
 
 
 def pytest_sessionfinish(session):
@@ -69,7 +73,7 @@ def test_fixtures_share_clusters_and_stop_them_at_session_end(pytester: pytest.P
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines([
         "kcompat: provider=fake run=* cache=*kc-cache*offline; clients: *",
-        "*EVENTS [[]('start', '3.9.2'), ('check', '3.9.2'), ('start', '2.8.2'), ('stop', '2.8.2'), ('stop', '3.9.2')[]]",
+        "*EVENTS [[]('reap', False), ('start', '3.9.2'), ('check', '3.9.2'), ('start', '2.8.2'), ('stop', '2.8.2'), ('stop', '3.9.2')[]]",
     ])
 
 

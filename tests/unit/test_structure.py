@@ -1,7 +1,18 @@
-"""Keeps the layers pointing one way and the import names resolving to this repository."""
+"""Keeps the layers pointing one way and the import names resolving to this repository.
+
+The layering it states: ``harness`` imports none of the layers above it; the
+Docker SDK is imported only under ``harness/containers/`` and testcontainers
+by one module there; ``harness/containers/`` imports no provider; no module of
+``harness`` takes part in an import cycle (function-level imports included);
+providers are registered lazily, so importing the plugin or the CLI, or a run
+with the process provider, loads neither SDK; the image Dockerfile ships as
+package data.
+"""
 
 import ast
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,6 +53,9 @@ def test_reports_never_import_pytest_or_a_kafka_client() -> None:
 def test_every_provider_module_is_registered() -> None:
     modules = {p.stem for p in (ROOT / "harness" / "providers").glob("*.py")} - {"__init__", "base", "cluster"}
     assert modules == set(PROVIDERS)
+    for name, load in PROVIDERS.items():  # file name = provider name
+        factory = load()
+        assert getattr(factory, "name", None) == name and factory.__module__ == f"harness.providers.{name}"
 
 
 def test_public_surface_is_importable() -> None:
@@ -70,20 +84,119 @@ def _importers(*names: str) -> set[str]:
             if not {".venv", ".tox", "tests", "bench"} & set(p.parts) and _imports(p) & set(names)}
 
 
-def test_docker_is_reached_through_three_modules_and_testcontainers_through_one() -> None:
-    """The engine, the image builder and the container provider (its watchdog goes through the engine)."""
-    assert _importers("docker") == {"harness/engine.py", "harness/images.py", "harness/providers/container.py"}
-    assert _importers("testcontainers") == {"harness/providers/container.py"}
+def test_docker_is_reached_only_from_the_containers_package_and_testcontainers_from_one_module() -> None:
+    """The engine client, the image builder and the per-JVM container; the provider goes through them."""
+    assert _importers("docker") == {"harness/containers/engine.py", "harness/containers/images.py",
+                                    "harness/containers/jvm.py"}
+    assert _importers("testcontainers") == {"harness/containers/jvm.py"}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _harness_graph() -> dict[str, set[str]]:
+    """Module -> the harness modules it imports anywhere in its body (relative imports resolved)."""
+    paths = {_module_name(p): p for p in (ROOT / "harness").rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                edges |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                target = ".".join([*base, *([node.module] if node.module else [])])
+                for alias in node.names:
+                    edges.add(f"{target}.{alias.name}" if f"{target}.{alias.name}" in paths else target)
+        graph[name] = {edge for edge in edges if edge in paths and edge != name}
+    return graph
+
+
+def test_harness_has_no_import_cycles() -> None:
+    graph = _harness_graph()
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> None:
+        if module in path:
+            raise AssertionError("import cycle: " + " -> ".join([*path[path.index(module):], module]))
+        if module in done:
+            return
+        for imported in sorted(graph[module]):
+            visit(imported, [*path, module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+
+
+def test_the_containers_package_imports_no_provider() -> None:
+    graph = _harness_graph()
+    for module, imported in graph.items():
+        if module.startswith("harness.containers"):
+            assert not {m for m in imported if m.startswith(("harness.providers", "harness.clients", "harness.cli"))}, module
+
+
+SDKS = ("docker", "testcontainers")
+
+
+def test_importing_the_plugin_and_the_cli_loads_no_container_sdk() -> None:
+    """What ``python -X importtime -c "import fixtures.plugin"`` shows on every pytest run."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import fixtures.plugin, harness.cli"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    assert "fixtures.plugin" in imported and "harness.cli" in imported
+    assert not {m for m in imported if m.split(".")[0] in SDKS}
+
+
+def test_the_process_provider_loads_no_container_sdk(tmp_path: Path) -> None:
+    """A CLI call and a provider's whole set-up (reaping included) with the process provider."""
+    script = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from harness import HarnessConfig\n"
+        "from harness.cli import main\n"
+        "from harness.providers import provider_for, reap_orphans\n"
+        f"config = HarnessConfig.resolve(cache_dir={str(tmp_path)!r}, run_root={str(tmp_path)!r})\n"
+        "assert provider_for('process', config).name == 'process'\n"
+        "reap_orphans(config, ('process',))\n"
+        f"assert CliRunner().invoke(main, ['--cache-dir', {str(tmp_path)!r}, 'brokers', 'list']).exit_code == 0\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {SDKS!r}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_container_provider_still_loads_its_sdk() -> None:
+    """The other side of laziness: asking for the container provider brings it (so reaping reaches the engine)."""
+    script = ("import sys\nfrom harness.providers import PROVIDERS\nPROVIDERS['container']()\n"
+              "print('testcontainers' in sys.modules and 'docker' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "True", done.stderr[-800:]
+
+
+def test_the_image_dockerfile_ships_with_the_package() -> None:
+    """A non-editable install (a wheel) builds images from the file inside the package."""
+    import tomllib
+
+    from harness.containers.images import DOCKERFILE
+
+    assert DOCKERFILE.is_file() and DOCKERFILE.parent == ROOT / "harness" / "containers"
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["harness"]
+    assert any(DOCKERFILE in ROOT.joinpath("harness").glob(pattern) for pattern in patterns)
+    assert not list((ROOT / "docker").glob("*Dockerfile*"))  # one definition, documented in docker/README.md
 
 
 def test_providers_docker_folder_and_docs_stay_in_step() -> None:
-    from harness.images import DOCKERFILE
+    from harness.containers.images import DOCKERFILE
 
     readme = (ROOT / "README.md").read_text()
     for name in PROVIDERS:
         assert f"--provider {name}" in readme or f"provider {name}" in readme, name
-    assert DOCKERFILE.parent == ROOT / "docker" and DOCKERFILE.is_file()
-    assert DOCKERFILE.name in (ROOT / "docker" / "README.md").read_text()
+    assert DOCKERFILE.relative_to(ROOT).as_posix() in (ROOT / "docker" / "README.md").read_text()
 
 
 def test_records_import_only_the_standard_library() -> None:

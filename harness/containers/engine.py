@@ -1,10 +1,10 @@
 """The Docker engine: one connection, checked once, with errors that say what to do.
 
-Only this module, ``images`` and the container provider talk to Docker, and
-none of them lets the engine pull on its own: images are checked to be local
-first and pulled explicitly only when the user allowed it (``pull``).  This
-machine's kind has no registry, and an unexpected pull would go to the public
-internet through the engine's resolver.
+Only modules of ``harness.containers`` talk to Docker, and none of them lets
+the engine pull on its own: images are checked to be local first and pulled
+explicitly only when the user allowed it (``pull``).  This machine's kind has
+no registry, and an unexpected pull would go to the public internet through
+the engine's resolver.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from .errors import EngineError
+from ..errors import EngineError
 
 if TYPE_CHECKING:
     import docker

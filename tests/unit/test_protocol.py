@@ -1,9 +1,9 @@
-"""Pure-logic parts of the wire layer; the exchanges themselves are tested against real brokers."""
+"""Pure-logic parts of the Kafka protocol connection; the exchanges themselves are tested against real brokers."""
 
 import pytest
 
 from harness import WireError
-from harness.wire import METADATA, ApiVersionRange, api_name, build_request, client_versions, pick_version
+from harness.protocol import METADATA, ApiVersionRange, api_name, build_request, client_versions, pick_version
 
 
 def test_api_names_follow_kafka() -> None:

@@ -19,8 +19,8 @@ import tarfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from .errors import ImageError
-from .java import JavaRuntime
+from ..errors import ImageError
+from ..java import JavaRuntime
 
 JAVA_HOME = "/opt/java/openjdk"
 SKIPPED = frozenset({"src.zip", "jmods", "demo", "sample", "man", "include"})

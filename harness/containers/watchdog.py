@@ -1,6 +1,6 @@
 """Removes a harness process's containers when that process ends, however it ends.
 
-The container provider starts ``python -m harness.watchdog OWNER CACHE_DIR``
+The container provider starts ``python -m harness.containers.watchdog OWNER CACHE_DIR``
 with a pipe on its stdin and keeps the write end.  When the harness exits
 (normally, by a signal, or SIGKILL) the kernel closes the pipe; the watchdog
 reads EOF and removes every container labelled with that owner, except
@@ -18,9 +18,10 @@ import sys
 import time
 from pathlib import Path
 
+from ..errors import EngineError
+from ..reaper import owner_token
 from . import engine
-from .errors import EngineError
-from .reaper import owner_token
+from .orphans import remove_orphans_of
 
 READY = b"ready\n"
 READY_TIMEOUT = 30.0
@@ -38,7 +39,7 @@ def ensure_started(cache_dir: Path, log_dir: Path) -> None:
     log = log_dir / f"watchdog-{owner_token()}.log"
     with log.open("ab") as err:
         _started = subprocess.Popen(
-            [sys.executable, "-m", "harness.watchdog", owner_token(), str(cache_dir)],
+            [sys.executable, "-m", "harness.containers.watchdog", owner_token(), str(cache_dir)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, start_new_session=True,
         )
     assert _started.stdout is not None
@@ -50,12 +51,6 @@ def ensure_started(cache_dir: Path, log_dir: Path) -> None:
     # Its stdin is never written: the pipe closing (we exit, however) is the message.
 
 
-def sweep(owner: str, cache_dir: Path) -> list[str]:
-    from .providers.container import remove_orphans_of
-
-    return remove_orphans_of(owner, cache_dir)
-
-
 def main(argv: list[str]) -> int:
     owner, cache_dir = argv[1], Path(argv[2])
     engine.client()
@@ -64,7 +59,7 @@ def main(argv: list[str]) -> int:
     sys.stdin.buffer.read()  # returns at EOF: the owner closed the pipe or died
     for attempt in range(1, SWEEP_ATTEMPTS + 1):
         try:
-            for name in sweep(owner, cache_dir):
+            for name in remove_orphans_of(owner, cache_dir):
                 print(f"removed {name} of {owner}", file=sys.stderr)
             return 0
         except EngineError as exc:  # an engine restarting: try again, a bounded number of times

@@ -1,9 +1,9 @@
 """Broker images: built locally from the process provider's artifacts, or named by the user.
 
-Two build paths, one layout (``docker/broker.Dockerfile``):
+Two build paths, one layout (``broker.Dockerfile`` beside this module; docker/README.md):
 
 * ``offline`` (default): the base is imported from the JDK the process
-  provider would pick (``harness.rootfs``), tagged ``kcompat/jre:<major>-<hash>``.
+  provider would pick (``rootfs``), tagged ``kcompat/jre:<major>-<hash>``.
 * ``registry``: the base is ``eclipse-temurin:<major>-jre``, local already or pulled
   explicitly when ``pull`` allows (the build itself never pulls).
 
@@ -31,16 +31,17 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..artifacts import ArtifactStore
+from ..catalog import BrokerRelease
+from ..config import HarnessConfig, image_overrides
+from ..errors import EngineError, ImageError, UnknownVersionError
+from ..java import JavaRuntime, available_runtimes, parse_java_version, select_java
+from ..locking import exclusive
 from . import engine
-from .artifacts import ArtifactStore
-from .catalog import BrokerRelease
-from .config import HarnessConfig, image_overrides
-from .errors import ImageError, UnknownVersionError
-from .java import JavaRuntime, available_runtimes, parse_java_version, select_java
-from .locking import exclusive
 from .rootfs import JAVA_HOME, fingerprint, write_rootfs
 
-DOCKERFILE = Path(__file__).resolve().parents[1] / "docker" / "broker.Dockerfile"
+DOCKERFILE = Path(__file__).resolve().with_name("broker.Dockerfile")
+"""Package data, so an installed (non-editable) kcompat builds images too; docker/README.md documents it."""
 LIBS = PurePosixPath("/opt/kafka/libs")
 LAYOUT = "1"
 """Bumped when the image layout changes, so every tag changes with it."""
@@ -59,6 +60,30 @@ class BrokerImage:
     """False for an image the user named (used as it is)."""
     build_seconds: float = 0.0
     """Time this call spent building (0.0 when the image was already there)."""
+
+
+@dataclass(frozen=True)
+class ImagePlan:
+    """What ``image_for`` would use or build for a release, worked out without building (or an engine)."""
+
+    release: BrokerRelease
+    tag: str | None
+    """The full tag; None when no engine has the base yet (the tag's hash covers the base's image id)."""
+    base: str | None
+    """The base image; None for an image the user named."""
+    dockerfile: Path | None
+    jars: int
+    java: str | None
+    """The Java the image runs (the local JDK an offline base is made from)."""
+
+    @property
+    def label(self) -> str:
+        return self.tag or f"kcompat/kafka:{self.release.version}-?"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"version": str(self.release.version), "image": self.tag, "base": self.base,
+                "dockerfile": None if self.dockerfile is None else str(self.dockerfile), "jars": self.jars,
+                "java": self.java, "built": self.dockerfile is not None}
 
 
 @dataclass(frozen=True)
@@ -129,10 +154,32 @@ class ImageBuilder:
 
     # -- the public entry ------------------------------------------------------
     def image_for(self, release: BrokerRelease) -> BrokerImage:
-        named = self.overrides.get(str(release.version)) or self.overrides.get(str(release.line.line))
+        named = self._named(release)
         if named is not None:
             return self._existing(named, release)
         return self.build(release)
+
+    def plan(self, release: BrokerRelease) -> ImagePlan:
+        """What ``image_for`` would use: the jars and Java resolved (as a build does), nothing built.
+
+        Needs no engine: the tag is filled in only when one answers and has the base already.
+        """
+        named = self._named(release)
+        if named is not None:
+            return ImagePlan(release, named, None, None, 0, None)
+        self.store.resolve(release)
+        java = select_java(release.line.java, self.config.cache_dir, offline=self.config.offline,
+                           what=f"Kafka {release.version}")
+        base = registry_base(java.major) if self.config.image_base == "registry" else offline_base(java)
+        jars = len(json.loads(self.store.manifest_path(release).read_text())["jars"])
+        tag = None
+        with contextlib.suppress(EngineError):  # no engine: the plan stands without the full tag
+            if engine.image_present(base):
+                tag = self._plan(release, java, str(engine.client().images.get(base).id)).tag
+        return ImagePlan(release, tag, base, DOCKERFILE, jars, java.version)
+
+    def _named(self, release: BrokerRelease) -> str | None:
+        return self.overrides.get(str(release.version)) or self.overrides.get(str(release.line.line))
 
     def build(self, release: BrokerRelease) -> BrokerImage:
         """The ``kcompat/kafka`` image of ``release``, built if its content changed."""
@@ -198,7 +245,7 @@ class ImageBuilder:
         """
         import docker.errors
 
-        from .catalog import load_catalog
+        from ..catalog import load_catalog
 
         client = engine.client()
         removed: list[str] = []
@@ -329,7 +376,7 @@ class ImageBuilder:
 
     def _run_java_version(self, name: str) -> str:
         """``java -version`` in a labelled, network-less container, removed whatever happens."""
-        from .reaper import owner_token
+        from ..reaper import owner_token
 
         hint = "an image needs java on its PATH and Kafka's jars in /opt/kafka/libs"
         container = None
