@@ -57,7 +57,7 @@ from ..locking import exclusive
 from ..reaper import owner_token
 from ..render import NodeLayout, write_private
 from ..spec import ClusterSpec
-from .cluster import STOP_GRACE, JvmCluster, JvmProvider, boot_with_retry
+from .cluster import JvmCluster, JvmProvider, boot_with_retry
 
 ALIVE_CHECK_INTERVAL = 0.25
 """Seconds between engine lookups of a container's state while waiting for readiness."""
@@ -338,7 +338,7 @@ class ContainerCluster(JvmCluster):
         if self.reuse is None:
             self.stop()
         elif _nobody_uses(self.config.cache_dir, self.reuse):
-            remove_reused(self.config.cache_dir, self.reuse)
+            remove_reused(self.config.cache_dir, self.reuse, grace=self.config.stop_grace)
         # else another process uses it: left running, as it is
 
 
@@ -408,7 +408,7 @@ class ContainerProvider(JvmProvider):
                                         "process uses it, so it is left alone",
                                         hint="kcompat brokers reap --reused once that run ends") from exc
                     self._progress(f"the reusable {spec.label} can't be attached ({exc}); booting it again")
-            remove_reused(cache_dir, key, locked=True)
+            remove_reused(cache_dir, key, locked=True, grace=self.config.stop_grace)
             directory.mkdir(parents=True, exist_ok=True)
             cluster = boot_with_retry(make, self._progress)
             cluster.keep_running()
@@ -417,10 +417,12 @@ class ContainerProvider(JvmProvider):
             return cluster
 
 
-def remove_reused(cache_dir: Path, key: str | None = None, *, locked: bool = False) -> list[str]:
+def remove_reused(cache_dir: Path, key: str | None = None, *, locked: bool = False,
+                  grace: float = HarnessConfig.stop_grace) -> list[str]:
     """Stop and remove reusable clusters nobody uses (all, or the one of ``key``) and their files.
 
-    A cluster another process holds a lease on is left running.  ``locked``:
+    A cluster another process holds a lease on is left running; ``grace`` is
+    the brokers' controlled-shutdown time (``stop_grace``).  ``locked``:
     the caller already holds the key's lock.
     """
     keys = {key} if key else {str(c.labels[engine.LABEL_REUSE]) for c in
@@ -435,7 +437,7 @@ def remove_reused(cache_dir: Path, key: str | None = None, *, locked: bool = Fal
                 free.append(found)
         # One removal for all: they share one grace period.
         removed = engine.remove_where({engine.LABEL_REUSE: ""}, lambda c: c.labels[engine.LABEL_REUSE] not in free,
-                                      grace=STOP_GRACE)
+                                      grace=grace)
         for found in free:
             shutil.rmtree(cache_dir / "reuse" / found, ignore_errors=True)
             _lease_path(cache_dir, found).unlink(missing_ok=True)
