@@ -142,6 +142,11 @@ class JvmCluster:
     def bootstrap_servers(self) -> str:
         return ",".join(f"{HOST}:{node.port}" for node in self.nodes)
 
+    @property
+    def zookeeper_connect(self) -> str | None:
+        """``127.0.0.1:<port>`` of the cluster's ZooKeeper; None in KRaft mode."""
+        return None if self._zk_port is None else f"{HOST}:{self._zk_port}"
+
     def __enter__(self) -> Self:
         return self
 

@@ -1,0 +1,61 @@
+"""``kcompat images``: broker images for the container provider, built locally."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..artifacts import ArtifactStore
+from ..catalog import load_catalog
+from .display import Reporter, harness_config
+
+
+@click.group()
+def images() -> None:
+    """Broker images for the container provider, built locally (no registry needed)."""
+
+
+@images.command("build")
+@click.argument("versions", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per image.")
+@click.pass_context
+def build_images(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -> None:
+    """Build (or find, when unchanged) the image of each version; `all` means every catalog line."""
+    from ..images import ImageBuilder
+
+    reporter = Reporter(as_json)
+    config = harness_config(ctx)
+    catalog = load_catalog()
+    releases = ([catalog.release(line.newest) for line in catalog.lines] if versions == ("all",)
+                else [catalog.release(v) for v in versions])
+    for release in releases:
+        reporter.fetch(ArtifactStore(config), release)
+        with reporter.task(f"image of Kafka {release.version}") as update:
+            image = ImageBuilder(config, progress=lambda line: update(line)).image_for(release)
+        record = {"version": str(release.version), "image": image.tag, "java": image.java.version,
+                  "built": image.built, "build_seconds": round(image.build_seconds, 2)}
+        click.echo(json.dumps(record) if as_json else
+                   f"{image.tag}  Java {image.java.version}  "
+                   + (f"built in {image.build_seconds:.1f}s" if image.build_seconds else "up to date"))
+
+
+@images.command("prune")
+@click.pass_context
+def prune_images(ctx: click.Context) -> None:
+    """Remove kcompat images a newer build replaced (and Java bases nothing uses)."""
+    from ..images import ImageBuilder
+
+    for tag in ImageBuilder(harness_config(ctx)).prune():
+        click.echo(f"removed {tag}")
+
+
+@images.command("list")
+def list_images() -> None:
+    """The kcompat images on the engine."""
+    from .. import engine
+
+    for image in engine.client().images.list(filters={"label": engine.LABEL_CONTENT}):
+        size = image.attrs.get("Size", 0) / 1e6
+        click.echo(f"{' '.join(image.tags) or image.short_id}  {size:.0f} MB  "
+                   f"Kafka {image.labels.get(engine.LABEL_VERSION, '?')}  Java {image.labels.get('io.kcompat.java', '?')}")
