@@ -62,8 +62,13 @@ class Reporter:
         if self.quiet:
             yield lambda *args, **kwargs: None
             return
+        err = console(stderr=True)
+        if not err.is_terminal:  # no live bar in a file: just the line saying it is done
+            yield lambda *args, **kwargs: None
+            note(f"[green]✓[/] {description}")
+            return
         columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn()]
-        with Progress(*columns, console=console(stderr=True), transient=True) as progress:
+        with Progress(*columns, console=err, transient=True) as progress:
             task_id = progress.add_task(description, total=total)
 
             def update(text: str | None = None, advance: float = 0) -> None:

@@ -276,8 +276,9 @@ class JvmCluster:
 
         SIGTERM goes to every broker at once so they stop side by side; each
         is then given ``config.stop_grace`` for its controlled shutdown before
-        SIGKILL (a broker killed mid-shutdown leaves a log that ends there).  Every JVM is stopped
-        even if stopping one fails; the first failure is raised at the end.
+        SIGKILL (a broker killed mid-shutdown leaves a log that ends there).
+        Every JVM is stopped even if stopping one fails; the first failure is
+        raised at the end.
         """
         failures: list[HarnessError] = []
         for jvm in self._brokers:
