@@ -33,7 +33,7 @@ from harness.containers import engine
 from harness.containers.images import ImageBuilder, offline_base
 from harness.containers.reuse import remove_reused, reuse_key
 from harness.java import select_java
-from harness.providers.cluster import STOP_GRACE
+
 from harness.providers.container import ContainerProvider
 from harness.providers.process import ProcessProvider
 
@@ -81,7 +81,7 @@ def reuse_times(config: HarnessConfig, spec: ClusterSpec) -> tuple[float, float]
         boot, _ = timed_boot(first, spec)
         attach, _ = timed_boot(ContainerProvider(reusing), spec)
     finally:
-        remove_reused(config.cache_dir, key, grace=STOP_GRACE)
+        remove_reused(config.cache_dir, key, grace=config.stop_grace)
     return boot, attach
 
 

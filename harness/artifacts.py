@@ -110,14 +110,17 @@ def _render_pom(artifact_id: str, dependencies: list[str]) -> str:
     )
 
 
-def render_pom(release: BrokerRelease) -> str:
-    """A throwaway POM whose runtime classpath is exactly what the broker needs."""
+def _broker_dependencies(release: BrokerRelease) -> list[str]:
     backend = logging_backend(release)
     excludes = tuple(f"{e.group}:{e.artifact}" for e in release.line.exclude) + backend.excludes
     deps = [_dependency_xml(release.maven_coordinate, excludes)]
     additions = backend.dependencies + tuple(a.coordinate for a in release.line.add)
-    deps += [_dependency_xml(coordinate, ()) for coordinate in additions]
-    return _render_pom(f"kafka-{release.version}", deps)
+    return deps + [_dependency_xml(coordinate, ()) for coordinate in additions]
+
+
+def render_pom(release: BrokerRelease) -> str:
+    """A throwaway POM whose runtime classpath is exactly what the broker needs."""
+    return _render_pom(f"kafka-{release.version}", _broker_dependencies(release))
 
 
 def sha256_of(path: Path) -> str:
@@ -167,6 +170,18 @@ class ArtifactStore:
             _Resolution(self.client_dir(version),
                         _render_pom(f"kafka-clients-{version}", [_dependency_xml(c, ()) for c in coordinates]),
                         f"kafka-clients {version}", {"coordinate": coordinates[0]}),
+            verify_hashes=False, progress=progress)
+
+    def resolve_tools(self, release: BrokerRelease, *, progress: DownloadProgress | None = None
+                      ) -> tuple[Path, ...]:
+        """The broker's classpath plus ``kafka-tools`` of the same release (the admin commands moved
+        there from the core jar in 3.x/4.0), resolved together so Maven mediates one set of versions."""
+        tools = f"org.apache.kafka:kafka-tools:{release.version}"
+        return self._cached(
+            _Resolution(self._dir(release) / "tools",
+                        _render_pom(f"kafka-tools-{release.version}",
+                                    [*_broker_dependencies(release), _dependency_xml(tools, ())]),
+                        f"Kafka {release.version}'s tools", {"coordinate": tools}),
             verify_hashes=False, progress=progress)
 
     def is_cached(self, release: BrokerRelease) -> bool:

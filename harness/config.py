@@ -1,77 +1,122 @@
-"""One frozen configuration object, resolved once.
+"""One frozen configuration object, resolved once, its settings declared once.
 
-Precedence: explicit argument (CLI option or pytest ``--kc-*``/ini ``kc_*``,
-already merged by the caller) > environment variable > default.  This is the
-only module that reads ``KCOMPAT_*`` variables (``java.py`` looks at
+Each ``HarnessConfig`` field carries its ``Setting`` (field metadata): help,
+choices, and from its name the environment variable (``KCOMPAT_BOOT_TIMEOUT``),
+the CLI option (``--boot-timeout``), the pytest option (``--kc-boot-timeout``)
+and ini key (``kc_boot_timeout``).  The CLI and the pytest plugin generate
+their options from ``SETTINGS``; values are coerced by the field's type in one
+place, so ``KCOMPAT_OFFLINE=false`` is off, ``maybe`` is an error naming the
+variable, and a duration is a finite number of seconds above zero.
+
+Precedence: explicit argument > option layers given by the caller (CLI option;
+pytest ``--kc-*`` then ini ``kc_*``) > environment variable > default.  This is
+the only module that reads ``KCOMPAT_*`` variables (``java.py`` looks at
 ``JAVA_HOME`` only to find runtimes on the machine).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 import platformdirs
 
 from .errors import ConfigError
 
 ENV_PREFIX = "KCOMPAT_"
+TRUE = frozenset({"1", "true", "yes", "on"})
+FALSE = frozenset({"0", "false", "no", "off"})
 
 
 @dataclass(frozen=True)
-class HarnessConfig:
-    cache_dir: Path
-    """Maven repository, resolved classpaths and downloaded JDKs live here."""
-    run_root: Path
-    """Each run gets ``<run_root>/<run id>/`` for configs, data and logs."""
-    offline: bool = False
-    """Use only the cache; never run Maven against the network."""
-    maven: str = "mvn"
-    boot_timeout: float = 180.0
-    """Seconds a cluster may take from launch to ready before it is an error."""
-    keep_data: bool = False
-    """Keep broker data directories after teardown (logs are always kept)."""
-    provider: str = "process"
-    """How brokers run: ``process`` (local JVMs) or ``container`` (Docker, via testcontainers)."""
-    reuse: bool = False
-    """Container provider: leave clusters running for the next run with an identical spec."""
-    images: str = ""
-    """Container provider: existing images per version, ``3.7.0=apache/kafka:3.7.0,...``."""
-    image_base: str = "offline"
-    """Base of built images: ``offline`` (a local JDK, no registry) or ``registry`` (eclipse-temurin)."""
-    pull: bool = False
-    """Container provider: allow pulling an image that is not local (never needed for built images)."""
+class Setting:
+    """How one ``HarnessConfig`` field is named, documented and read from text."""
 
-    @classmethod
-    def resolve(cls, **given: Any) -> HarnessConfig:
-        values: dict[str, Any] = {}
-        for item in fields(cls):
-            value = given.get(item.name)
-            if value is None:
-                value = os.environ.get(ENV_PREFIX + item.name.upper())
-            if value is None:
-                continue
-            values[item.name] = _coerce(item.name, value)
-        values.setdefault("cache_dir", Path(platformdirs.user_cache_dir("kcompat")))
-        values.setdefault("run_root", Path(tempfile.gettempdir()) / "kcompat-runs")
-        return cls(**values)
+    name: str
+    type: type
+    help: str
+    default: Any
+    choices: tuple[str, ...] = ()
+    check: Callable[[Any], object] | None = None
+    """Extra validation of the coerced value; raises ``ConfigError``."""
+
+    @property
+    def env(self) -> str:
+        return ENV_PREFIX + self.name.upper()
+
+    @property
+    def option(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def pytest_option(self) -> str:
+        return "--kc-" + self.name.replace("_", "-")
+
+    @property
+    def ini(self) -> str:
+        return "kc_" + self.name
+
+    @property
+    def is_flag(self) -> bool:
+        return self.type is bool
+
+    def coerce(self, value: Any, origin: str) -> Any:
+        """``value`` (text from a variable, option or ini key, or a typed value) as this field's type."""
+        coerced = _COERCE[self.type](self, value, origin)
+        if self.choices and coerced not in self.choices:
+            raise ConfigError(f"{origin}={value!r} is not one of {', '.join(self.choices)}")
+        if self.check is not None:
+            try:
+                self.check(coerced)
+            except ConfigError as exc:
+                raise ConfigError(f"{origin}={value!r}: {exc}") from None
+        return coerced
 
 
-def _coerce(name: str, value: Any) -> Any:
-    if name in ("cache_dir", "run_root"):
-        return Path(value).expanduser().absolute()
-    if name in ("offline", "keep_data", "reuse", "pull"):
-        if isinstance(value, str):
-            return value.strip().lower() in ("1", "true", "yes", "on")
-        return bool(value)
-    if name == "boot_timeout":
-        return float(value)
-    if name == "image_base" and value not in ("offline", "registry"):
-        raise ConfigError(f"image_base is 'offline' or 'registry', not {value!r}")
-    return value
+def _bool(setting: Setting, value: Any, origin: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in TRUE | FALSE:
+        return text in TRUE
+    raise ConfigError(f"{origin}={value!r} is not a boolean (true/false, 1/0, yes/no, on/off)")
+
+
+def _seconds(setting: Setting, value: Any, origin: str) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{origin}={value!r} is not a number of seconds") from None
+    if not math.isfinite(number) or number <= 0:
+        raise ConfigError(f"{origin}={value!r}: a duration is a finite number of seconds above 0")
+    return number
+
+
+def _path(setting: Setting, value: Any, origin: str) -> Path:
+    if not str(value).strip():
+        raise ConfigError(f"{origin} is empty; it names a directory")
+    return Path(value).expanduser().absolute()
+
+
+def _str(setting: Setting, value: Any, origin: str) -> str:
+    return str(value).strip()
+
+
+_COERCE: dict[type, Callable[[Setting, Any, str], Any]] = {bool: _bool, float: _seconds, Path: _path, str: _str}
+
+
+def setting(default: Any = None, *, help: str, choices: Sequence[str] = (),
+            default_factory: Callable[[], Any] | None = None, check: Callable[[Any], object] | None = None) -> Any:
+    """A dataclass field that carries what the CLI and the plugin need to offer it as a setting."""
+    meta = {"help": help, "choices": tuple(choices), "check": check}
+    if default_factory is not None:
+        return field(default_factory=default_factory, metadata=meta)
+    return field(default=default, metadata=meta)
 
 
 def image_overrides(text: str) -> dict[str, str]:
@@ -83,3 +128,64 @@ def image_overrides(text: str) -> dict[str, str]:
             raise ConfigError(f"image override {item!r} is not VERSION=IMAGE (e.g. 3.7.0=apache/kafka:3.7.0)")
         overrides[version.strip()] = image.strip()
     return overrides
+
+
+Layer = tuple[Callable[[Setting], str], Mapping[str, Any]]
+"""Values given by the caller for some settings, and how to name a setting's origin in an error."""
+
+
+@dataclass(frozen=True)
+class HarnessConfig:
+    cache_dir: Path = setting(help="Maven repository, resolved classpaths, JDKs and compiled plug-ins",
+                              default_factory=lambda: Path(platformdirs.user_cache_dir("kcompat")))
+    run_root: Path = setting(help="where run directories (configs, broker logs) go",
+                             default_factory=lambda: Path(tempfile.gettempdir()) / "kcompat-runs")
+    offline: bool = setting(False, help="use only the cache; never run Maven against the network")
+    maven: str = setting("mvn", help="the Maven executable that resolves broker jars")
+    boot_timeout: float = setting(180.0, help="seconds a cluster may take from launch to ready")
+    stop_grace: float = setting(30.0, help="seconds a stopping broker gets for its controlled shutdown "
+                                           "before it is killed")
+    keep_data: bool = setting(False, help="keep broker data directories after teardown (logs are always kept)")
+    provider: str = setting("process", help="how brokers run: process (local JVMs) or container (Docker)")
+    reuse: bool = setting(False, help="containers: leave clusters running for the next run with an identical spec")
+    images: str = setting("", help="containers: existing images per version, e.g. 3.7.0=apache/kafka:3.7.0",
+                          check=image_overrides)
+    image_base: str = setting("offline", choices=("offline", "registry"),
+                              help="containers: base of built images, a local JDK (offline) or eclipse-temurin")
+    pull: bool = setting(False, help="containers: allow pulling an image that is not on the engine")
+
+    @classmethod
+    def resolve(cls, layers: Sequence[Layer] = (), /, **given: Any) -> HarnessConfig:
+        """Each setting from ``given``, else the first layer that has it, else its variable, else its default.
+
+        ``None`` means "not given".  Every value is coerced by its setting, and
+        an error names where the bad value came from.
+        """
+        ordered: list[Layer] = [(lambda s: s.name, given), *layers, (lambda s: s.env, os.environ)]
+        values: dict[str, Any] = {}
+        for item in SETTINGS:
+            for origin, found in ordered:
+                key = item.env if found is os.environ else item.name
+                if (value := found.get(key)) is not None:
+                    values[item.name] = item.coerce(value, origin(item))
+                    break
+        return cls(**values)
+
+
+def _settings() -> tuple[Setting, ...]:
+    hints = get_type_hints(HarnessConfig)
+    found = []
+    for item in fields(HarnessConfig):
+        found.append(Setting(item.name, hints[item.name], item.metadata["help"], _default(item),
+                             item.metadata["choices"], item.metadata["check"]))
+    return tuple(found)
+
+
+def _default(item: Field[Any]) -> Any:
+    if callable(item.default_factory):
+        return item.default_factory()
+    return item.default
+
+
+SETTINGS: tuple[Setting, ...] = _settings()
+"""Every setting, in declaration order: what the CLI and the pytest plugin offer."""

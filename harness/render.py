@@ -56,9 +56,37 @@ def new_cluster_id() -> str:
             return text
 
 
+_CONTROL = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\f": "\\f", "\\": "\\\\"}
+_KEY_SPECIAL = frozenset(" =:#!")
+
+
+def escape_property(text: str, *, key: bool) -> str:
+    """``text`` as ``java.util.Properties.load`` reads it back, character for character.
+
+    Backslashes and line breaks are escaped everywhere (a newline in a value
+    would otherwise start a second property); in a key also the separators
+    (space, ``=``, ``:``) and comment marks; in a value its leading blanks
+    (``load`` strips them).  Anything outside printable ASCII is ``\\uXXXX``:
+    Kafka and ZooKeeper load the file as ISO-8859-1.
+    """
+    out = []
+    for index, char in enumerate(text):
+        if char in _CONTROL:
+            out.append(_CONTROL[char])
+        elif (key and char in _KEY_SPECIAL) or (not key and index == 0 and char == " "):
+            out.append("\\" + char)
+        elif not " " <= char <= "~":
+            encoded = char.encode("utf-16-be")
+            out += [f"\\u{int.from_bytes(encoded[i:i + 2], 'big'):04X}" for i in range(0, len(encoded), 2)]
+        else:
+            out.append(char)
+    return "".join(out)
+
+
 def render_properties(properties: Mapping[str, str]) -> str:
-    escaped = {key: str(value).replace("\\", "\\\\") for key, value in properties.items()}
-    return "".join(f"{key}={value}\n" for key, value in sorted(escaped.items()))
+    """A ``.properties`` file; every key and value is escaped, so each entry reads back as given."""
+    return "".join(f"{escape_property(key, key=True)}={escape_property(str(value), key=False)}\n"
+                   for key, value in sorted(properties.items()))
 
 
 def _base(spec: ClusterSpec, node: NodeLayout) -> dict[str, str]:

@@ -45,6 +45,9 @@ CAPABILITIES: dict[str, Capability] = {
     "create_topics_configs": Capability("2.4", None, "KIP-525"),
     "describe_configs_documentation": Capability("2.6", None, "KIP-569"),
     "log4j2": Capability("4.0", None, "KIP-653: the broker logs through log4j2"),
+    "topic_command_bootstrap_server": Capability("2.2", None, "KIP-377: kafka-topics --bootstrap-server"),
+    "config_command_bootstrap_server": Capability("2.0", None, "KIP-248: kafka-configs --bootstrap-server"),
+    "acl_command_bootstrap_server": Capability("2.1", None, "KIP-332: kafka-acls --bootstrap-server"),
 }
 
 

@@ -44,7 +44,6 @@ ZOOKEEPER_MAIN = "org.apache.zookeeper.server.ZooKeeperServerMain"
 STORAGE_TOOL_MAIN = "kafka.tools.StorageTool"
 BROKER_HEAP = ["-Xms256m", "-Xmx1g"]
 TOOL_HEAP = ["-Xms64m", "-Xmx256m"]
-STOP_GRACE = 2.0
 JAAS_FILE = SECRET_FILES[0]
 C = TypeVar("C", bound="JvmCluster")
 _EXCEPTION = re.compile(r"\b(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error)\b.*")
@@ -146,6 +145,11 @@ class JvmCluster:
     @property
     def bootstrap_servers(self) -> str:
         return ",".join(f"{HOST}:{node.port}" for node in self.nodes)
+
+    @property
+    def zookeeper_connect(self) -> str | None:
+        """``127.0.0.1:<port>`` of the cluster's ZooKeeper; None in KRaft mode."""
+        return None if self._zk_port is None else f"{HOST}:{self._zk_port}"
 
     def __enter__(self) -> Self:
         return self
@@ -291,15 +295,17 @@ class JvmCluster:
         """Brokers first (they talk to ZooKeeper while stopping), then ZooKeeper.
 
         SIGTERM goes to every broker at once so they stop side by side; each
-        is then given the grace period before SIGKILL.  Every JVM is stopped
-        even if stopping one fails; the first failure is raised at the end.
+        is then given ``config.stop_grace`` for its controlled shutdown before
+        SIGKILL (a broker killed mid-shutdown leaves a log that ends there).
+        Every JVM is stopped even if stopping one fails; the first failure is
+        raised at the end.
         """
         failures: list[HarnessError] = []
         for jvm in self._brokers:
             jvm.terminate()
         for jvm in [*self._brokers, *([self._zookeeper] if self._zookeeper else [])]:
             try:
-                jvm.stop(grace=STOP_GRACE)
+                jvm.stop(grace=self.config.stop_grace)
             except HarnessError as exc:
                 failures.append(exc)
         self._ports.release(self._reserved)

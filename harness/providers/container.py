@@ -47,7 +47,7 @@ from ..locking import exclusive
 from ..reaper import owner_token
 from ..render import NodeLayout, write_private
 from ..spec import ClusterSpec
-from .cluster import STOP_GRACE, JvmCluster, JvmProvider, boot_with_retry
+from .cluster import JvmCluster, JvmProvider, boot_with_retry
 
 ATTACH_TIMEOUT = 60.0
 """Seconds a reused cluster has to answer again (on a busy 2-core machine) before it is replaced."""
@@ -122,7 +122,7 @@ class ContainerCluster(JvmCluster):
         if self.reuse is None:
             self.stop()
         elif nobody_uses(self.config.cache_dir, self.reuse):
-            remove_reused(self.config.cache_dir, self.reuse, grace=STOP_GRACE)
+            remove_reused(self.config.cache_dir, self.reuse, grace=self.config.stop_grace)
         # else another process uses it: left running, as it is
 
 
@@ -151,7 +151,7 @@ class ContainerProvider(JvmProvider):
             return []
         names = remove_orphans(self.config.cache_dir)
         if reused:
-            names += remove_reused(self.config.cache_dir, grace=STOP_GRACE)
+            names += remove_reused(self.config.cache_dir, grace=self.config.stop_grace)
         return [f"removed container {name}" for name in names]
 
     def _prepare(self) -> None:
@@ -208,7 +208,7 @@ class ContainerProvider(JvmProvider):
                                         "process uses it, so it is left alone",
                                         hint="kcompat brokers reap --reused once that run ends") from exc
                     self._progress(f"the reusable {spec.label} can't be attached ({exc}); booting it again")
-            remove_reused(cache_dir, key, grace=STOP_GRACE, locked=True)
+            remove_reused(cache_dir, key, grace=self.config.stop_grace, locked=True)
             directory.mkdir(parents=True, exist_ok=True)
             cluster = boot_with_retry(make, self._progress)
             cluster.keep_running()

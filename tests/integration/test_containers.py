@@ -26,7 +26,7 @@ from harness.containers import engine
 from harness.containers.images import ImageBuilder, registry_base
 from harness.containers.reuse import remove_reused, reuse_key
 from harness.errors import ImageError
-from harness.providers.cluster import STOP_GRACE
+
 from harness.providers.container import ContainerProvider
 from harness.protocol import WireConnection
 from harness.reaper import owner_token
@@ -278,7 +278,7 @@ def test_reuse_attaches_across_runs_and_concurrent_workers(kc_config: HarnessCon
         assert engine.containers(**{engine.LABEL_REUSE: key}) == []
         assert not (kc_config.cache_dir / "reuse" / key).exists()
     finally:
-        remove_reused(kc_config.cache_dir, key, grace=STOP_GRACE)
+        remove_reused(kc_config.cache_dir, key, grace=kc_config.stop_grace)
 
 
 def test_a_reused_sasl_cluster_keeps_its_super_password_and_is_never_removed_in_use(
@@ -294,10 +294,10 @@ def test_a_reused_sasl_cluster_keeps_its_super_password_and_is_never_removed_in_
         assert holder.stdout is not None
         second = json.loads(holder.stdout.readline())
         assert second["reattached"] and second["ids"] == first["ids"]
-        assert remove_reused(kc_config.cache_dir, key, grace=STOP_GRACE) == []  # the holder's lease protects it
+        assert remove_reused(kc_config.cache_dir, key, grace=kc_config.stop_grace) == []  # the holder's lease protects it
         assert [c.status for c in engine.containers(**{engine.LABEL_REUSE: key})] == ["running"]
         holder.kill()
         holder.wait(timeout=30)
     finally:
-        removed = remove_reused(kc_config.cache_dir, key, grace=STOP_GRACE)
+        removed = remove_reused(kc_config.cache_dir, key, grace=kc_config.stop_grace)
     assert removed and engine.containers(**{engine.LABEL_REUSE: key}) == []

@@ -1,10 +1,13 @@
 import json
+
+import pytest
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from harness import load_catalog
-from harness.cli import main, survey_table
+from harness.cli import main
+from harness.cli.brokers import survey_table
 
 
 def test_list_json_is_the_catalog(tmp_path: Path) -> None:
@@ -45,3 +48,111 @@ def test_reap_asks_every_provider_and_an_absent_engine_has_nothing_to_reap(tmp_p
     asked = CliRunner().invoke(main, ["--cache-dir", str(tmp_path), "brokers", "reap", "--reused"])
     assert asked.exit_code == 1  # reused clusters were asked for by name: no engine is the error
     assert "no Docker engine answers at unix:///nonexistent/docker.sock" in asked.output
+
+
+def _error_lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.strip()]
+
+
+def test_a_usage_error_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["--cache-dir", str(tmp_path), "brokers", "up"])
+    assert result.exit_code == 2
+    assert _error_lines(result.output) == ["kcompat: error: Missing argument 'VERSION'; see 'kcompat brokers up --help'"]
+    result = CliRunner().invoke(main, ["brokers", "up", "3.9", "--property", "novalue"])
+    assert result.exit_code == 2
+    assert _error_lines(result.output) == [
+        "kcompat: error: Invalid value for --property: 'novalue': expected KEY=VALUE; "
+        "see 'kcompat brokers up --help'"]
+
+
+@pytest.mark.parametrize(("variable", "value", "message"), [
+    ("KCOMPAT_BOOT_TIMEOUT", "abc", "KCOMPAT_BOOT_TIMEOUT='abc' is not a number of seconds"),
+    ("KCOMPAT_BOOT_TIMEOUT", "-3", "KCOMPAT_BOOT_TIMEOUT='-3': a duration is a finite number of seconds above 0"),
+    ("KCOMPAT_OFFLINE", "maybe", "KCOMPAT_OFFLINE='maybe' is not a boolean"),
+    ("KCOMPAT_PROVIDER", "nope", "unknown provider 'nope'; known: container, process"),
+])
+def test_a_bad_setting_is_one_line_and_exit_1(variable: str, value: str, message: str) -> None:
+    result = CliRunner().invoke(main, ["brokers", "list"], env={variable: value})
+    assert result.exit_code == 1
+    lines = _error_lines(result.output)
+    assert len(lines) == 1 and lines[0].startswith(f"kcompat: error: {message}"), lines
+
+
+def test_global_options_are_generated_from_the_settings() -> None:
+    from harness.config import SETTINGS
+
+    result = CliRunner().invoke(main, ["--help"], terminal_width=200)
+    for setting in SETTINGS:
+        assert setting.option in result.output and setting.env in result.output
+    assert "--offline / --no-offline" in result.output
+    result = CliRunner().invoke(main, ["--no-offline", "brokers", "list", "--json"], env={"KCOMPAT_OFFLINE": "yes"})
+    assert result.exit_code == 0, result.output
+
+
+def test_tables_to_a_pipe_are_never_wrapped(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["--cache-dir", str(tmp_path), "brokers", "list"], env={"COLUMNS": "40"})
+    assert result.exit_code == 0
+    row = next(line for line in result.output.splitlines() if "0.10.2.2" in line)
+    assert "kafka_2.12" in row and "+javax.xml.bind:jaxb-api:2.3.1" in row
+
+
+EXTRA = '''
+import click
+
+
+@click.group()
+def history():
+    """Records over time (a package above the harness)."""
+
+
+@history.command("show")
+def show():
+    click.echo("history shown")
+
+
+@click.command()
+def interrupt():
+    raise KeyboardInterrupt
+'''
+
+
+@pytest.fixture
+def extra_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Command groups registered in the ``kcompat.commands`` entry-point group, as reports/ would."""
+    from importlib.metadata import EntryPoint
+
+    import harness.cli
+
+    (tmp_path / "kc_extra.py").write_text(EXTRA)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = [EntryPoint("history", "kc_extra:history", "kcompat.commands"),
+             EntryPoint("interrupt", "kc_extra:interrupt", "kcompat.commands"),
+             EntryPoint("broken", "kc_missing:nothing", "kcompat.commands"),
+             EntryPoint("brokers", "kc_extra:history", "kcompat.commands")]
+    monkeypatch.setattr(harness.cli, "entry_points",
+                        lambda group: [ep for ep in found if ep.group == group])
+    monkeypatch.setattr(harness.cli.main, "commands", {})
+
+
+def test_command_groups_are_discovered_from_entry_points(extra_commands: None) -> None:
+    result = CliRunner().invoke(main, ["history", "show"])
+    assert result.exit_code == 0 and result.output == "history shown\n"
+    listing = CliRunner().invoke(main, ["--help"], terminal_width=200).output
+    assert "history" in listing and "Records over time" in listing
+    assert "broken" in listing and "unavailable" in listing  # a broken plug-in leaves the others working
+    brokers = CliRunner().invoke(main, ["brokers", "--help"])
+    assert "Real Kafka brokers" in brokers.output  # built-in nouns win over a plug-in of the same name
+
+
+def test_a_command_that_cannot_load_is_one_line(extra_commands: None) -> None:
+    result = CliRunner().invoke(main, ["broken", "whatever"])
+    assert result.exit_code == 1
+    lines = _error_lines(result.output)
+    assert len(lines) == 1 and "command 'broken' (kc_missing:nothing, entry point group kcompat.commands) " \
+                                "can't be loaded: ModuleNotFoundError" in lines[0]
+
+
+def test_ctrl_c_exits_130(extra_commands: None) -> None:
+    result = CliRunner().invoke(main, ["interrupt"])
+    assert result.exit_code == 130
+    assert "kcompat: interrupted" in result.output

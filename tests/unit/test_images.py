@@ -50,7 +50,7 @@ def test_image_overrides_parse_and_reject_bad_items() -> None:
 
 
 def test_image_base_and_flags_are_validated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="'offline' or 'registry'"):
+    with pytest.raises(ConfigError, match="image_base='cloud' is not one of offline, registry"):
         HarnessConfig.resolve(cache_dir=tmp_path, image_base="cloud")
     monkeypatch.setenv("KCOMPAT_REUSE", "1")
     monkeypatch.setenv("KCOMPAT_PROVIDER", "container")

@@ -82,3 +82,26 @@ def test_unknown_provider_is_a_clear_error(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_subprocess("--kc-provider", "nope")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*unknown provider 'nope'; known: process*"])
+
+
+def test_options_come_from_the_settings_and_bad_values_are_one_line(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_one="def test_x(kc_config):\n    print('GRACE', kc_config.stop_grace, kc_config.offline)\n")
+    pytester.makeini("[pytest]\nkc_offline = yes\nkc_stop_grace = 12\n")
+    result = pytester.runpytest_subprocess("--kc-no-offline", "-s")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*GRACE 12.0 False*"])  # the option beats the ini, which beats the default
+    bad = pytester.runpytest_subprocess("--kc-stop-grace", "nan")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    bad.stderr.fnmatch_lines(["ERROR: kcompat: --kc-stop-grace='nan': a duration is a finite number of seconds above 0"])
+
+
+def test_the_plugin_module_only_registers_modules() -> None:
+    import importlib
+
+    import fixtures.plugin
+
+    for name in fixtures.plugin.PLUGIN_MODULES:
+        importlib.import_module(name)
+    assert fixtures.plugin.pytest_plugins == fixtures.plugin.PLUGIN_MODULES
+    hooks = [name for name in vars(fixtures.plugin) if name.startswith("pytest_") and name != "pytest_plugins"]
+    assert hooks == []

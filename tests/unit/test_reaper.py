@@ -74,7 +74,7 @@ def test_brokers_reap_says_which_secrets_it_removed(tmp_path, monkeypatch) -> No
     from harness.cli import main
 
     # touch nothing of other runs on this machine: no process or container reaping, only the secrets
-    monkeypatch.setattr("harness.cli.reap_orphans", lambda config, names=None, *, reused=False: [])
+    monkeypatch.setattr("harness.cli.brokers.reap_orphans", lambda config, names=None, *, reused=False: [])
     dead = _cluster_dir(tmp_path / "runs", f"3.9-kraft-1n-sasl-{_dead_pid()}-1", f"{_dead_pid()}-1")
     result = CliRunner().invoke(main, ["--cache-dir", str(tmp_path / "cache"), "--run-root", str(tmp_path / "runs"),
                                        "brokers", "reap"])

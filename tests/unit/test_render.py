@@ -107,3 +107,53 @@ def test_cluster_ids_are_22_url_safe_characters_never_led_by_a_dash() -> None:
     assert len(ids) == 3000
     assert all(len(i) == 22 and "=" not in i and "/" not in i for i in ids)
     assert not any(i.startswith("-") for i in ids)
+
+
+TRICKY = {
+    "plain.key": "a value: with = and # inside ",
+    "key with=sep:arators": "x",
+    "#not.a.comment": "!neither",
+    "newline.value": "first\nsecond=injected",
+    "back\\slash": "C:\\dir\\",
+    "leading": "  two blanks\tand a tab",
+    "unicode": "café ☕ 😀",
+    "empty": "",
+}
+
+READER = '''
+import java.io.*;
+import java.util.*;
+
+public class ReadProps {
+    public static void main(String[] args) throws Exception {
+        Properties props = new Properties();
+        try (InputStream in = new FileInputStream(args[0])) { props.load(in); }  // ISO-8859-1, as Kafka reads it
+        PrintStream out = new PrintStream(System.out, true, "UTF-8");
+        for (String key : new TreeSet<>(props.stringPropertyNames())) {
+            out.print(key.length() + ":" + key + "=" + props.getProperty(key).length() + ":" + props.getProperty(key) + "\\u0000");
+        }
+    }
+}
+'''
+
+
+def test_properties_read_back_in_java_exactly_as_given(tmp_path: Path) -> None:
+    """A newline can't inject a property, separators in keys stay in keys, non-ASCII survives ISO-8859-1."""
+    import shutil
+    import subprocess
+
+    java = shutil.which("java")
+    assert java, "the harness needs Java; so does this test"
+    (tmp_path / "server.properties").write_text(render_properties(TRICKY))
+    (tmp_path / "ReadProps.java").write_text(READER)
+    output = subprocess.run([java, str(tmp_path / "ReadProps.java"), str(tmp_path / "server.properties")],
+                            capture_output=True, check=True, timeout=120).stdout.decode()
+    read = {}
+    for entry in filter(None, output.split("\0")):
+        key_length, rest = entry.split(":", 1)
+        key, rest = rest[:int(key_length)], rest[int(key_length) + 1:]
+        value_length, value = rest.split(":", 1)
+        assert len(value.encode("utf-16-le")) // 2 == int(value_length)  # Java counts UTF-16 units
+        read[key] = value
+    assert read == TRICKY
+    assert len(render_properties(TRICKY).splitlines()) == len(TRICKY)

@@ -1,0 +1,149 @@
+"""``kcompat run``, ``repro`` and ``bisect``: the matrix from the command line (harness/matrix does the work)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.markup import escape
+
+from ..providers import PROVIDERS, reap_orphans
+from .display import harness_config, note
+
+@click.command("run")
+@click.option("--brokers", "brokers_", metavar="V,V|all", help="Broker versions or lines (default 2.3,2.6,3.9,4.4).")
+@click.option("--clients", metavar="REF,REF",
+              help="wire, confluent, confluent:2.0.2, java:3.7.0 (default wire,confluent,java:2.3.1,java:4.4.0).")
+@click.option("--kip", "kips", multiple=True, metavar="KIP-N", help="KIPs to run (repeatable; default all).")
+@click.option("--mode", type=click.Choice(["default", "zk", "kraft", "all"]), default="default", show_default=True,
+              help="Metadata modes: each line's own, one of them, or every mode a line has.")
+@click.option("--provider", "provider", type=click.Choice(sorted(PROVIDERS)),
+              help="How brokers run (overrides the global --provider).")
+@click.option("-n", "workers", type=click.IntRange(0, 16), default=0, help="pytest-xdist workers (0: one process).")
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="The run directory (must not exist).")
+@click.option("--resume", is_flag=True, help="Continue the run in --out: recorded cells are kept, the rest run.")
+@click.option("-m", "markexpr", help="pytest marker selection, e.g. kip525 or createtopics.")
+@click.option("-k", "keyword", help="pytest keyword selection on cell ids.")
+@click.option("--quiet", is_flag=True, help="Only the summary, not pytest's progress.")
+@click.option("--allure", is_flag=True, help="Also allure results and the HTML report in the run directory.")
+@click.pass_context
+def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, kips: tuple[str, ...], mode: str,
+                provider: str | None, workers: int, out: Path, resume: bool, markexpr: str | None,
+                keyword: str | None, quiet: bool, allure: bool) -> None:
+    """Run a slice of the compatibility matrix into a run directory (records.jsonl, run.json, logs)."""
+    import dataclasses
+
+    from ..matrix.plan import Selection
+    from ..matrix.runner import RunOptions, run_matrix, settings_args
+
+    config = harness_config(ctx)
+    if provider is not None:
+        config = dataclasses.replace(config, provider=provider)
+    selection = Selection.of(brokers_, mode, clients, kips)
+    extra = (("-m", markexpr) if markexpr else ()) + (("-k", keyword) if keyword else ())
+    options = RunOptions(out.absolute(), selection, workers, resume, extra, settings_args(config), allure=allure)
+
+    def work() -> int:
+        reap_orphans(config, ("process", config.provider))
+        result = run_matrix(options, config, echo=None if quiet else click.echo)
+        click.echo("")
+        for line in result.lines:
+            click.echo(line)
+        for problem in result.problems[:20]:
+            note(escape(f"kcompat: {problem}"))
+        if result.missing:
+            note(escape(f"kcompat: {len(result.missing)} cell(s) got no verdict: {', '.join(result.missing[:10])}"
+                        + (" ..." if len(result.missing) > 10 else "")))
+        click.echo(f"run directory: {options.out}")
+        return result.exit_code
+
+    ctx.exit(work())
+
+
+def _record_line(label: str, record: Any) -> str:
+    if record is None:
+        return f"{label}: no record"
+    side = f" (limited by {record.limited_by})" if record.limited_by else ""
+    sent = f", sent v{record.request_version}" if record.request_version is not None else ""
+    return f"{label}: {record.outcome}{side}{sent}" + (f": {record.reason}" if record.reason else "")
+
+
+@click.command("repro")
+@click.argument("cell_id")
+@click.option("--run", "run_dir", type=click.Path(path_type=Path), help="The run that recorded the cell.")
+@click.option("--out", type=click.Path(path_type=Path), help="Where this run goes (default: under the run root).")
+@click.option("--keep", is_flag=True, help="Leave the cluster up after the cell and print its address; Ctrl-C stops it.")
+@click.pass_context
+def repro_command(ctx: click.Context, cell_id: str, run_dir: Path | None, out: Path | None, keep: bool) -> None:
+    """Run one cell again (same broker, mode, cluster, client) and compare with the recorded verdict."""
+    from ..matrix.repro import recorded, resolve_cell, run_cell
+
+    config = harness_config(ctx)
+
+    def work() -> int:
+        cell = resolve_cell(cell_id, run_dir)
+        before = recorded(cell, run_dir) if run_dir is not None else None
+        target = (out or config.run_root / f"repro-{time.strftime('%Y%m%d-%H%M%S')}").absolute()
+        reap_orphans(config, ("process", config.provider))
+        now = run_cell(cell, config, target, keep=keep, echo=click.echo if keep else None)
+        if run_dir is not None:
+            click.echo(_record_line(f"recorded ({run_dir})", before))
+        click.echo(_record_line("now", now))
+        if now is not None and now.differences:
+            for difference in now.differences:
+                click.echo(f"  {difference['key']}: documented {json.dumps(difference['documented'])}, "
+                           f"observed {json.dumps(difference['observed'])}")
+        click.echo(f"run directory: {target}")
+        same = now is not None and (before is None or before.outcome == now.outcome)
+        return 0 if same and now is not None and now.outcome not in ("fail", "infra_error") else 1
+
+    ctx.exit(work())
+
+
+@click.command("bisect")
+@click.argument("claim_id")
+@click.option("--client", required=True, help="Client reference, e.g. java:4.4.0 or wire.")
+@click.option("--good", required=True, help="A release with the old behaviour (e.g. 2.3.1).")
+@click.option("--bad", required=True, help="A release with the new behaviour (e.g. 2.4.1).")
+@click.option("--mode", type=click.Choice(["default", "zk", "kraft"]), default="default", show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), help="Where the runs go (default: under the run root).")
+@click.pass_context
+def bisect_command(ctx: click.Context, claim_id: str, client: str, good: str, bad: str, mode: str,
+                   out: Path | None) -> None:
+    """The first Kafka release (every published patch between the two) where a cell's verdict or observation changed."""
+    from ..clients import ClientRef
+    from ..matrix.repro import bisect, signature
+
+    config = harness_config(ctx)
+
+    def work() -> int:
+        ref = ClientRef.parse(client).resolved()
+        target = (out or config.run_root / f"bisect-{time.strftime('%Y%m%d-%H%M%S')}").absolute()
+        reap_orphans(config, ("process", config.provider))
+        first, steps, releases = bisect(claim_id, str(ref), good, bad, mode, config, target, click.echo)
+        click.echo(f"releases in range: {len(releases)} ({releases[0]} .. {releases[-1]}); booted: {len(steps)}")
+        if first is None:
+            click.echo(f"no change: {claim_id} through {ref} behaves the same on {good} and {bad}")
+            return 0
+        before = max((s for s in steps if s.release < first), key=lambda s: s.release)
+        after = next(s for s in steps if s.release == first)
+        click.echo(f"first release that differs: {first} (after {before.release})")
+        click.echo(_record_line(f"  {before.release}", before.record))
+        click.echo(_record_line(f"  {first}", after.record))
+        for key, (old, new) in _changed(before.record, after.record).items():
+            click.echo(f"  {key}: {old} -> {new}")
+        click.echo(f"run directories: {target}")
+        return 0 if signature(after.record) != signature(before.record) else 1
+
+    ctx.exit(work())
+
+
+def _changed(before: Any, after: Any) -> dict[str, tuple[str, str]]:
+    if before is None or after is None:
+        return {}
+    keys = sorted(set(before.observed) | set(after.observed))
+    return {k: (json.dumps(before.observed.get(k)), json.dumps(after.observed.get(k)))
+            for k in keys if before.observed.get(k) != after.observed.get(k) and k != "error_message"}

@@ -1,0 +1,55 @@
+"""The survey's records and their reading against the seed KIPs, without a broker."""
+
+from types import SimpleNamespace
+from typing import Any
+
+from harness import load_catalog
+from harness.clients import AdminResult, ResourceOutcome
+from harness.survey import SURVEY_OPERATIONS, accepted_range, cell_summary, client_cells, default_clients, probe_record
+from harness.protocol import ApiVersionRange
+
+
+def test_probe_record_sorts_api_versions_and_rounds_the_boot() -> None:
+    spec = SimpleNamespace(version="3.9.2", mode="kraft", nodes=1)
+    cluster: Any = SimpleNamespace(spec=spec, java=SimpleNamespace(version="17.0.9"), boot_seconds=3.14159,
+                                   api_versions=[ApiVersionRange(19, 0, 7), ApiVersionRange(3, 0, 12)])
+    record = probe_record(cluster, "process")
+    assert record["boot_seconds"] == 3.142 and record["provider"] == "process"
+    assert [a["api_key"] for a in record["api_versions"]] == [3, 19]
+    assert accepted_range(record, "CreateTopics") == "v0-v7"
+    assert accepted_range(record, "DescribeCluster") == "-"
+
+
+def test_cells_read_kip_525_and_kip_569() -> None:
+    def result(operation: str, fields: dict[str, Any], result_fields: tuple[str, ...], version: int = 5,
+               code: int = 0) -> AdminResult:
+        resource = ResourceOutcome("t", code, "TOPIC_ALREADY_EXISTS" if code else "NONE", None, fields)
+        return AdminResult(operation, "java", "2.3.1", version, (resource,), result_fields)
+
+    assert cell_summary(result("create_topics", {}, ())) == "v5 no configs"
+    assert cell_summary(result("create_topics", {"configs": [{"name": "a"}]}, ("configs",))) == "v5 +configs"
+    assert cell_summary(result("create_topics", {"configs.exception": "org.x.UnsupportedVersionException"},
+                               ("configs",))) == "v5 configs: UnsupportedVersionException"
+    assert cell_summary(result("describe_configs", {}, ("configs.documentation",), 3)) == "v3 +doc"
+    assert cell_summary(result("list_topics", {}, (), 1, code=36)) == "v1 TOPIC_ALREADY_EXISTS"
+    thrown = AdminResult("create_topics", "java", "4.4.0", None, exception="org.apache.kafka.X.UnsupportedVersion")
+    assert cell_summary(thrown) == "- UnsupportedVersion"
+
+
+def test_client_cells_make_one_call_per_operation_in_order() -> None:
+    calls = []
+
+    class Recorder:
+        def __getattr__(self, name: str) -> Any:
+            return lambda *args, **kwargs: calls.append((name, kwargs)) or name
+
+    assert client_cells(Recorder(), "t") == ["create_topics", "create_partitions", "describe_configs", "list_topics"]
+    assert calls[0][1] == {"validate_only": True} and calls[2][1]["include_documentation"] is True
+    assert len(SURVEY_OPERATIONS) == len(calls)
+
+
+def test_default_clients_span_the_java_axis() -> None:
+    catalog = load_catalog()
+    clients = default_clients(catalog)
+    assert clients[:2] == ("wire", "confluent")
+    assert clients[2:] == (f"java:{catalog.java_clients[0].version}", f"java:{catalog.java_clients[-1].version}")
