@@ -255,7 +255,7 @@ public final class AdminSidecar {
             } else if ("create_partitions".equals(op)) {
                 createPartitions(client, args, call);
             } else if ("list_topics".equals(op)) {
-                listTopics(client, call);
+                listTopics(client, args, call);
             } else if ("create_acls".equals(op)) {
                 createAcls(client, args, call);
             } else {
@@ -590,11 +590,12 @@ public final class AdminSidecar {
     }
 
     // ---- ListTopics ----
-    private static void listTopics(AdminClient client, Call call) throws Exception {
+    private static void listTopics(AdminClient client, JsonObject args, Call call) throws Exception {
         call.apiKey = ApiKeys.METADATA.id;
         call.resultFields.add("internal");
+        boolean listInternal = !args.has("list_internal") || args.get("list_internal").getAsBoolean();
         try {
-            Collection<TopicListing> listings = client.listTopics(new ListTopicsOptions().listInternal(true))
+            Collection<TopicListing> listings = client.listTopics(new ListTopicsOptions().listInternal(listInternal))
                 .listings().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             List<TopicListing> sorted = new ArrayList<TopicListing>(listings);
             Collections.sort(sorted, new java.util.Comparator<TopicListing>() {
