@@ -153,6 +153,17 @@ def _await_partitions(ctx: ProbeContext, name: str, count: int) -> None:
         time.sleep(0.1)
 
 
+def _settled(ctx: ProbeContext, name: str, initial: int, partitions: list[Any] | None) -> list[Any] | None:
+    """After a successful call, the partitions once Metadata shows the change (bounded): KRaft brokers apply
+    metadata after the controller answers, so ``partitions_after`` (read at once) may still show the old count;
+    what changed is judged on the settled view, how soon on the immediate one."""
+    deadline = time.monotonic() + SETTLE
+    while (partitions is None or len(partitions) == initial) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        partitions = _topic_partitions(ctx, name)
+    return partitions
+
+
 def create_partitions(ctx: ProbeContext) -> dict[str, Any]:
     """CreatePartitions of a topic made by the super user; Metadata read back as soon as the call returns."""
     args = ctx.args
@@ -173,10 +184,13 @@ def create_partitions(ctx: ProbeContext) -> dict[str, Any]:
         if not others:
             raise ProbeFailed("send_to = non_controller needs a cluster of two or more nodes")
         extra["broker"] = others[0]
-    result = ctx.call("create_partitions", request, validate_only=bool(args.get("validate_only", False)), **extra)
+    validate_only = bool(args.get("validate_only", False))
+    result = ctx.call("create_partitions", request, validate_only=validate_only, **extra)
     observed, _ = _common(result)
     partitions = _topic_partitions(ctx, name)
     observed["partitions_after"] = None if partitions is None else len(partitions)
+    if observed.get("error") == "NONE" and not validate_only:
+        partitions = _settled(ctx, name, initial, partitions)
     observed["changed"] = partitions is not None and len(partitions) != initial
     if partitions is not None:
         added = [p for p in partitions if int(p.partition_index) >= initial]
@@ -196,6 +210,18 @@ def _policy_records(ctx: ProbeContext, topic: str) -> list[dict[str, Any]]:
     return found
 
 
+def _existing(ctx: ProbeContext, names: set[str], succeeded: set[str]) -> set[str]:
+    """Which of ``names`` Metadata lists, once those whose create succeeded appear (bounded): KRaft brokers
+    apply new topics after the controller has answered."""
+    deadline = time.monotonic() + SETTLE
+    while True:
+        response, _ = _metadata(ctx, controller=True)
+        existing = {str(t.name) for t in response.topics if int(t.error_code) == 0} & names
+        if succeeded <= existing or time.monotonic() >= deadline:
+            return existing
+        time.sleep(0.1)
+
+
 def create_topic_policy(ctx: ProbeContext) -> dict[str, Any]:
     """CreateTopics of a topic (and optionally an allowed one beside it) on a cluster running the policy."""
     args = ctx.args
@@ -211,8 +237,10 @@ def create_topic_policy(ctx: ProbeContext) -> dict[str, Any]:
     outcomes = {r.resource: r for r in result.resources}
     if name in outcomes:
         observed["error"], observed["error_message"] = outcomes[name].error_name, outcomes[name].error_message
-    response, _ = _metadata(ctx, controller=True)
-    existing = {str(t.name) for t in response.topics if int(t.error_code) == 0}
+    asked = {name, *([other] if other else [])}
+    succeeded = set() if args.get("validate_only") else {n for n in asked if n in outcomes
+                                                         and outcomes[n].error_name == "NONE"}
+    existing = _existing(ctx, asked, succeeded)
     observed["created"] = name in existing
     if other is not None:
         if other in outcomes:

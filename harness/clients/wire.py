@@ -305,10 +305,12 @@ class WireClient:
         conn, offered = self.connection()
         version = max(1, pick_version(METADATA, offered)) if version is None else version
         response = conn.send(metadata_request(version, None if version >= 1 else ()))  # v0: empty means all
-        outcomes = tuple(ResourceOutcome.of(str(t.name), int(t.error_code), None,
-                                            internal=bool(t.is_internal), partitions=len(t.partitions))
+        flagged = version >= 1  # Metadata v0 has no is_internal
+        outcomes = tuple(ResourceOutcome.of(str(t.name), int(t.error_code), None, partitions=len(t.partitions),
+                                            **({"internal": bool(t.is_internal)} if flagged else {}))
                          for t in sorted(response.topics, key=lambda t: str(t.name)))
-        return AdminResult("list_topics", self.kind, self.version, version, outcomes, ("internal", "partitions"),
+        return AdminResult("list_topics", self.kind, self.version, version, outcomes,
+                           ("internal", "partitions") if flagged else ("partitions",),
                            unsupported_options=() if list_internal else ("list_internal",))
 
     @_observed
