@@ -123,6 +123,13 @@ def nested_type(api_key: int, version: int, name: str, **empty: Any) -> Any:
     return getattr(sys.modules[request_type.__module__], name)
 
 
+def encoded_size(entity: Any) -> int:
+    """Bytes a decoded request or response takes on the wire (its body, without header and frame)."""
+    body = io.BytesIO()
+    entity_writer(type(entity))(body, entity)
+    return len(body.getvalue())
+
+
 def metadata_request(version: int, topics: tuple[Any, ...] | None) -> Any:
     """Metadata at ``version`` for ``topics`` (None: all), never creating topics."""
     return build_request(METADATA, version, topics=topics, allow_auto_topic_creation=False,

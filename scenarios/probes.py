@@ -10,11 +10,21 @@ super user's wire client) and raise ``ProbeFailed`` on an error.
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
+
 from fixtures.matrix import Probe, ProbeContext, ProbeFailed
-from harness.clients import AdminResult, ConfigTarget, NewTopic, ResourceOutcome, error_name
+from harness.clients import AdminResult, ConfigTarget, NewPartitions, NewTopic, ResourceOutcome, error_name
 from harness.clients.java import JavaClient
+from harness.clients.wire import plain
+from harness.protocol import METADATA, build_request, encoded_size, client_versions, metadata_request, pick_version, request_fields
+
+POLICY_RECORDS = "kcompat-create-topic-policy.jsonl"
+"""Where fixtures/plugins/create_topic_policy records each validate() call, beside each node's log dir."""
+FIND_COORDINATOR = 10
+SETTLE = 30.0
 
 
 def _simple(name: str | None) -> str | None:
@@ -113,5 +123,203 @@ def client_methods(ctx: ProbeContext) -> dict[str, Any]:
     return {"exception": "ClassNotFoundException"} if methods is None else {"methods": list(methods), "exception": None}
 
 
+def _metadata(ctx: ProbeContext, version: int | None = None, *, controller: bool = False) -> tuple[Any, int]:
+    """Metadata for every topic as the super user (from the controller where asked), and the version sent."""
+    address = ctx.admin.controller() if controller else None
+    conn, offered = ctx.admin.connection(address)
+    newest = client_versions(METADATA)[-1]  # a client may send a Metadata version kio can't: the newest kio has
+    chosen = min(version, newest) if version is not None else max(1, pick_version(METADATA, offered))
+    return conn.send(metadata_request(chosen, None if chosen >= 1 else ())), chosen  # v0: empty means all
+
+
+def _topic_partitions(ctx: ProbeContext, name: str) -> list[Any] | None:
+    """The topic's partitions (by index) as the controller's Metadata shows them; None if it has no such topic."""
+    response, _ = _metadata(ctx, controller=True)
+    for topic in response.topics:
+        if str(topic.name) == name and int(topic.error_code) == 0:
+            return sorted(topic.partitions, key=lambda p: int(p.partition_index))
+    return None
+
+
+def _await_partitions(ctx: ProbeContext, name: str, count: int) -> None:
+    """Set-up: wait (bounded) until the controller's Metadata shows the new topic with ``count`` partitions."""
+    deadline = time.monotonic() + SETTLE
+    while (partitions := _topic_partitions(ctx, name)) is None or len(partitions) != count:
+        if time.monotonic() > deadline:
+            raise ProbeFailed(f"set-up: {name} did not show {count} partition(s) in Metadata within {SETTLE:.0f}s")
+        time.sleep(0.1)
+
+
+def _settled(ctx: ProbeContext, name: str, initial: int, partitions: list[Any] | None) -> list[Any] | None:
+    """After a successful call, the partitions once Metadata shows the change (bounded): KRaft brokers apply
+    metadata after the controller answers, so ``partitions_after`` (read at once) may still show the old count;
+    what changed is judged on the settled view, how soon on the immediate one."""
+    deadline = time.monotonic() + SETTLE
+    while (partitions is None or len(partitions) == initial) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        partitions = _topic_partitions(ctx, name)
+    return partitions
+
+
+def create_partitions(ctx: ProbeContext) -> dict[str, Any]:
+    """CreatePartitions of a topic made by the super user; Metadata read back as soon as the call returns."""
+    args = ctx.args
+    target = args.get("target", "existing")
+    name = ctx.topic("kc")
+    initial = args.get("initial", 1)
+    if target != "unknown":
+        ctx.create_topic(name, partitions=initial, replication_factor=args.get("replication_factor", 1))
+        _await_partitions(ctx, name, initial)
+    assignments = args.get("assignments")
+    request = [NewPartitions(name, args["count"], assignments)] * (2 if target == "duplicate" else 1)
+    extra: dict[str, Any] = {}
+    if args.get("send_to") == "non_controller":
+        if ctx.cell.client.kind != "wire":
+            raise ProbeFailed("send_to = non_controller is for the wire probe (other clients pick the broker)")
+        controller = ctx.admin.controller()
+        others = [(b.host, b.port) for b in ctx.cluster.brokers if (b.host, b.port) != controller]
+        if not others:
+            raise ProbeFailed("send_to = non_controller needs a cluster of two or more nodes")
+        extra["broker"] = others[0]
+    validate_only = bool(args.get("validate_only", False))
+    result = ctx.call("create_partitions", request, validate_only=validate_only, **extra)
+    observed, _ = _common(result)
+    partitions = _topic_partitions(ctx, name)
+    observed["partitions_after"] = None if partitions is None else len(partitions)
+    if observed.get("error") == "NONE" and not validate_only:
+        partitions = _settled(ctx, name, initial, partitions)
+    observed["changed"] = partitions is not None and len(partitions) != initial
+    if partitions is not None:
+        added = [p for p in partitions if int(p.partition_index) >= initial]
+        observed["replicas_after"] = [[int(r) for r in p.replica_nodes] for p in added]
+        observed["leaders_after"] = [int(p.leader_id) for p in added]
+    return observed
+
+
+def _policy_records(ctx: ProbeContext, topic: str) -> list[dict[str, Any]]:
+    """What the cluster's create-topic policy recorded receiving for ``topic`` (every node's file)."""
+    found = []
+    for path in sorted(ctx.cluster.run_dir.rglob(POLICY_RECORDS)):
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            if record.get("topic") == topic:
+                found.append(record)
+    return found
+
+
+def _existing(ctx: ProbeContext, names: set[str], succeeded: set[str]) -> set[str]:
+    """Which of ``names`` Metadata lists, once those whose create succeeded appear (bounded): KRaft brokers
+    apply new topics after the controller has answered."""
+    deadline = time.monotonic() + SETTLE
+    while True:
+        response, _ = _metadata(ctx, controller=True)
+        existing = {str(t.name) for t in response.topics if int(t.error_code) == 0} & names
+        if succeeded <= existing or time.monotonic() >= deadline:
+            return existing
+        time.sleep(0.1)
+
+
+def create_topic_policy(ctx: ProbeContext) -> dict[str, Any]:
+    """CreateTopics of a topic (and optionally an allowed one beside it) on a cluster running the policy."""
+    args = ctx.args
+    name = ctx.topic(args.get("prefix", "forbidden"))
+    assignments = {int(p): list(ids) for p, ids in args.get("assignments", {}).items()} or None
+    topics = [NewTopic(name, args.get("partitions", 1), args.get("replication_factor", 1), assignments=assignments,
+                       configs=dict(args.get("configs", {})))]
+    other = ctx.topic("allowed") if args.get("other") else None
+    if other is not None:
+        topics.append(NewTopic(other, 1, 1))
+    result = ctx.call("create_topics", topics, validate_only=bool(args.get("validate_only", False)))
+    observed, _ = _common(result)
+    outcomes = {r.resource: r for r in result.resources}
+    if name in outcomes:
+        observed["error"], observed["error_message"] = outcomes[name].error_name, outcomes[name].error_message
+    asked = {name, *([other] if other else [])}
+    succeeded = set() if args.get("validate_only") else {n for n in asked if n in outcomes
+                                                         and outcomes[n].error_name == "NONE"}
+    existing = _existing(ctx, asked, succeeded)
+    observed["created"] = name in existing
+    if other is not None:
+        if other in outcomes:
+            observed["other_error"] = outcomes[other].error_name
+            observed["other_error_message"] = outcomes[other].error_message
+        observed["other_created"] = other in existing
+    received = _policy_records(ctx, name)
+    observed["policy_calls"] = len(received)
+    if received:
+        first = received[0]
+        observed["policy.topic"] = first["topic"] == name
+        for key in ("num_partitions", "replication_factor", "broker_configs"):
+            observed[f"policy.{key}"] = first[key]
+        # as lists, which claims compare literally (a TOML table would read as a matcher)
+        assigned = first["assignments"]
+        observed["policy.assignments"] = (None if assigned is None else
+                                          [[int(p), ids] for p, ids in sorted(assigned.items(), key=lambda i: int(i[0]))])
+        observed["policy.configs"] = [f"{k}={v}" for k, v in sorted(first["configs"].items())]
+    return observed
+
+
+def _make_consumer_offsets(ctx: ProbeContext) -> None:
+    """Set-up: FindCoordinator makes the broker create __consumer_offsets (an internal topic); wait for it."""
+    conn, offered = ctx.admin.connection()
+    version = pick_version(FIND_COORDINATOR, offered)
+    fields = request_fields(FIND_COORDINATOR, version)
+    values: dict[str, Any] = ({"coordinator_keys": ("kcompat-internal",), "key_type": 0} if "coordinator_keys" in fields
+                              else {"key": "kcompat-internal", "key_type": 0} if "key" in fields
+                              else {"group_id": "kcompat-internal"})
+    deadline = time.monotonic() + SETTLE
+    while True:
+        conn.send(build_request(FIND_COORDINATOR, version, **values))
+        response, _ = _metadata(ctx)
+        if any(str(t.name) == "__consumer_offsets" for t in response.topics):
+            return
+        if time.monotonic() > deadline:
+            raise ProbeFailed(f"set-up: __consumer_offsets did not appear within {SETTLE:.0f}s of FindCoordinator")
+        time.sleep(0.2)
+
+
+def _response_fields(response: Any) -> list[str]:
+    """The Metadata response's fields that carry something beyond topic names (``topics.partitions`` too)."""
+    raw = plain(response)
+    present = [key for key, value in raw.items() if key != "topics" and value is not None]
+    if any("partitions" in topic for topic in raw.get("topics", [])):
+        present.append("topics.partitions")
+    return sorted(present)
+
+
+def list_topics(ctx: ProbeContext) -> dict[str, Any]:
+    """The client's listTopics; the Metadata response it rests on, re-read at the version the client sent."""
+    args = ctx.args
+    advertised = ctx.cluster.api_versions
+    observed: dict[str, Any] = {
+        "list_topics_api": any(r.name == "ListTopics" for r in advertised),
+        "api_names": sorted(r.name or f"api-{r.api_key}" for r in advertised),
+    }
+    name = ctx.topic("kc")
+    ctx.create_topic(name)
+    if args.get("internal_topic"):
+        _make_consumer_offsets(ctx)
+    hidden = ctx.topic("hidden") if args.get("hidden_topic") else None
+    if hidden is not None:
+        ctx.create_topic(hidden)
+    result = ctx.call("list_topics", list_internal=bool(args.get("list_internal", True)))
+    observed["exception"] = _simple(result.exception)
+    observed["request_version"] = result.request_version
+    if result.unsupported_options:
+        observed["unsupported_options"] = list(result.unsupported_options)
+    if result.exception is None:
+        listed = {r.resource for r in result.resources}
+        observed["created_listed"] = name in listed
+        if args.get("internal_topic"):
+            observed["internal_listed"] = "__consumer_offsets" in listed
+        if hidden is not None:
+            observed["hidden_listed"] = hidden in listed
+    response, _ = _metadata(ctx, result.request_version)
+    observed["response_fields"] = _response_fields(response)
+    observed["response_bytes"] = encoded_size(response)
+    return observed
+
+
 PROBES: dict[str, Probe] = {"create_topic": create_topic, "describe_configs": describe_configs,
-                            "client_methods": client_methods}
+                            "client_methods": client_methods, "create_partitions": create_partitions,
+                            "create_topic_policy": create_topic_policy, "list_topics": list_topics}

@@ -167,7 +167,9 @@ class ConfluentClient:
         def new(topic: NewTopic) -> Any:
             if topic.assignments:
                 assignment = [list(topic.assignments[p]) for p in sorted(topic.assignments)]
-                return ck.NewTopic(topic.name, replica_assignment=assignment, config=dict(topic.configs))
+                # librdkafka wants the partition count beside an assignment (it still sends -1 on the wire)
+                return ck.NewTopic(topic.name, len(assignment), replica_assignment=assignment,
+                                   config=dict(topic.configs))
             return ck.NewTopic(topic.name, -1 if topic.partitions is None else topic.partitions,
                                -1 if topic.replication_factor is None else topic.replication_factor,
                                config=dict(topic.configs))
@@ -215,21 +217,24 @@ class ConfluentClient:
         return dataclasses.replace(result, result_fields=tuple(f"configs.{f}" for f in _ENTRY_ORDER
                                                                 if f in seen_fields))
 
-    def list_topics(self) -> AdminResult:
+    def list_topics(self, *, list_internal: bool = True) -> AdminResult:
+        """librdkafka lists every topic (no option to hide internal ones: reported, never dropped silently)."""
+        lacking = () if list_internal else ("list_internal",)
         mark = self._log.mark()
         try:
             metadata = self._admin.list_topics(timeout=30)
         except KafkaException as exc:
             return AdminResult("list_topics", self.kind, self.version, self._request_version(mark, "Metadata"),
                                exception=type(exc).__name__, exception_message=str(exc),
-                               librdkafka_version=self.librdkafka_version)
+                               unsupported_options=lacking, librdkafka_version=self.librdkafka_version)
         outcomes = []
         for name in sorted(metadata.topics):
             topic = metadata.topics[name]
             code = int(topic.error.code()) if topic.error is not None else 0
             outcomes.append(ResourceOutcome.of(name, code, None, partitions=len(topic.partitions)))
         return AdminResult("list_topics", self.kind, self.version, self._request_version(mark, "Metadata"),
-                           tuple(outcomes), ("partitions",), librdkafka_version=self.librdkafka_version)
+                           tuple(outcomes), ("partitions",), unsupported_options=lacking,
+                           librdkafka_version=self.librdkafka_version)
 
     def create_acls(self, acls: Sequence[AclSpec]) -> AdminResult:
         bindings = {}

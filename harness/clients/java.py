@@ -246,8 +246,8 @@ class JavaClient:
             "include_synonyms": include_synonyms, "include_documentation": include_documentation,
             "resources": [{"type": t.resource_type, "name": t.name} for t in targets]})
 
-    def list_topics(self) -> AdminResult:
-        return self._call("list_topics", {})
+    def list_topics(self, *, list_internal: bool = True) -> AdminResult:
+        return self._call("list_topics", {"list_internal": list_internal})
 
     def create_acls(self, acls: Sequence[AclSpec]) -> AdminResult:
         return self._call("create_acls", {"acls": [

@@ -182,7 +182,8 @@ class WireClient:
         self._connections.clear()
 
     def _send(self, operation: str, api_key: int, version: int | None, build: Callable[[int, dict[str, bool]], Any],
-              options: dict[str, bool], *, to_controller: bool = False) -> tuple[int, Any, tuple[str, ...]]:
+              options: dict[str, bool], *, to_controller: bool = False,
+              broker: tuple[str, int] | None = None) -> tuple[int, Any, tuple[str, ...]]:
         """Send at ``version`` (default: highest common); return (version sent, response, options left out).
 
         An option the version can't carry is left out and reported when it
@@ -191,6 +192,10 @@ class WireClient:
         why.  A refusal of a version the broker does not advertise is data.
         """
         offered = self.api_versions()
+        if version is None and api_key not in offered:
+            raise _Refused(AdminResult(operation, self.kind, self.version, None, exception="UnsupportedVersion",
+                                       exception_message=f"the broker does not offer {api_name(api_key)}; "
+                                                         "nothing was sent"))
         chosen = pick_version(api_key, offered) if version is None else version
         lacking = tuple(k for k, wanted in options.items() if wanted and k not in request_fields(api_key, chosen))
         if any(k not in DETAIL_OPTIONS for k in lacking):
@@ -199,7 +204,7 @@ class WireClient:
                                                          f"{', '.join(lacking)}; nothing was sent",
                                        unsupported_options=lacking))
         request = build(chosen, {k: v for k, v in options.items() if k not in lacking})
-        address = self.controller() if to_controller else self.endpoint.first
+        address = broker or (self.controller() if to_controller else self.endpoint.first)
         conn, _ = self.connection(address)
         try:
             return chosen, conn.send(request), lacking
@@ -252,7 +257,8 @@ class WireClient:
 
     @_observed
     def create_partitions(self, partitions: Sequence[NewPartitions], *, validate_only: bool = False,
-                          version: int | None = None) -> AdminResult:
+                          version: int | None = None, broker: tuple[str, int] | None = None) -> AdminResult:
+        """To the controller (KIP-195), unless ``broker`` names another (to observe what it answers)."""
         def build(v: int, options: dict[str, bool]) -> Any:
             topic, assignment = (_nested(CREATE_PARTITIONS, v, n)
                                  for n in ("CreatePartitionsTopic", "CreatePartitionsAssignment"))
@@ -264,7 +270,7 @@ class WireClient:
             return build_request(CREATE_PARTITIONS, v, topics=entities, timeout=TIMEOUT, **options)
 
         sent, response, lacking = self._send("create_partitions", CREATE_PARTITIONS, version, build,
-                                             {"validate_only": validate_only}, to_controller=True)
+                                             {"validate_only": validate_only}, to_controller=True, broker=broker)
         outcomes = tuple(ResourceOutcome.of(str(r.name), int(r.error_code), r.error_message)
                          for r in response.results)
         return AdminResult("create_partitions", self.kind, self.version, sent, outcomes, unsupported_options=lacking)
@@ -294,14 +300,18 @@ class WireClient:
                            tuple(f"configs.{name}" for name in entry_fields), unsupported_options=lacking)
 
     @_observed
-    def list_topics(self) -> AdminResult:
+    def list_topics(self, *, list_internal: bool = True, version: int | None = None) -> AdminResult:
+        """Metadata for every topic; the protocol has no option to hide internal topics (reported if asked)."""
         conn, offered = self.connection()
-        version = max(1, pick_version(METADATA, offered))
-        response = conn.send(metadata_request(version, None))
-        outcomes = tuple(ResourceOutcome.of(str(t.name), int(t.error_code), None,
-                                            internal=bool(t.is_internal), partitions=len(t.partitions))
+        version = max(1, pick_version(METADATA, offered)) if version is None else version
+        response = conn.send(metadata_request(version, None if version >= 1 else ()))  # v0: empty means all
+        flagged = version >= 1  # Metadata v0 has no is_internal
+        outcomes = tuple(ResourceOutcome.of(str(t.name), int(t.error_code), None, partitions=len(t.partitions),
+                                            **({"internal": bool(t.is_internal)} if flagged else {}))
                          for t in sorted(response.topics, key=lambda t: str(t.name)))
-        return AdminResult("list_topics", self.kind, self.version, version, outcomes, ("internal", "partitions"))
+        return AdminResult("list_topics", self.kind, self.version, version, outcomes,
+                           ("internal", "partitions") if flagged else ("partitions",),
+                           unsupported_options=() if list_internal else ("list_internal",))
 
     @_observed
     def create_acls(self, acls: Sequence[AclSpec], *, version: int | None = None) -> AdminResult:

@@ -56,12 +56,29 @@ class Documented:
 
 
 @dataclass(frozen=True)
+class BrokerPlugin:
+    """A broker plug-in a claim's cluster runs: sources under ``fixtures/plugins/<name>``, compiled per broker."""
+
+    name: str
+    property: str
+    """The server property naming the class (``create.topic.policy.class.name``)."""
+    class_name: str
+
+
+BROKER_PLUGINS: dict[str, BrokerPlugin] = {p.name: p for p in (
+    BrokerPlugin("create_topic_policy", "create.topic.policy.class.name", "kcompat.plugins.RejectPrefixPolicy"),
+)}
+
+
+@dataclass(frozen=True)
 class ClusterNeeds:
     nodes: int = 1
     users: tuple[str, ...] = ()
     """SASL users besides the super user; any user makes the cluster SASL with an authorizer."""
     acls: tuple[str, ...] = ()
     """``resource_type:name:principal:operation:permission`` bindings the super user creates first."""
+    plugins: tuple[str, ...] = ()
+    """Broker plug-ins (names in ``BROKER_PLUGINS``) on the cluster's classpath and in its properties."""
 
     @property
     def sasl(self) -> bool:
@@ -70,6 +87,11 @@ class ClusterNeeds:
     @property
     def profile(self) -> str:
         return "sasl" if self.sasl else "plaintext"
+
+    @property
+    def key(self) -> str:
+        """What distinguishes one cluster from another: nodes, security profile, plug-ins."""
+        return "-".join([f"{self.nodes}n", self.profile, *sorted(self.plugins)])
 
 
 @dataclass(frozen=True)
@@ -204,6 +226,11 @@ def _strings(value: Any, where: str, what: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _names_error(key: str) -> bool:
+    """Keys whose values are Kafka error names (``error``, ``topic_config_error``, ``other_error``)."""
+    return key == "error" or key.endswith("_error")
+
+
 def _documented(raw: Any, where: _Where, index: int, table: str, probe: str, kip: str) -> Documented:
     here = where(index, table)
     if not isinstance(raw, dict):
@@ -227,7 +254,7 @@ def _documented(raw: Any, where: _Where, index: int, table: str, probe: str, kip
                                            + (", config.<name>.<attribute>" if spec.config_keys else ""))
         if (problem := check_matcher(matcher)) is not None:
             raise _fail(where(index, key), f"{key}: {problem}")
-        if key in ("error", "topic_config_error") and isinstance(matcher, str) and matcher not in ERROR_NAMES:
+        if _names_error(key) and isinstance(matcher, str) and matcher not in ERROR_NAMES:
             raise _fail(where(index, key), f"{key}: unknown Kafka error name {matcher!r}")
     clients = _strings(raw.get("clients", []), here, "clients")
     for kind in clients:
@@ -250,8 +277,8 @@ def _documented(raw: Any, where: _Where, index: int, table: str, probe: str, kip
 def _cluster(raw: Any, where: str) -> ClusterNeeds:
     if raw is None:
         return ClusterNeeds()
-    if not isinstance(raw, dict) or set(raw) - {"nodes", "users", "acls"}:
-        raise _fail(where, "cluster is a table of nodes, users, acls")
+    if not isinstance(raw, dict) or set(raw) - {"nodes", "users", "acls", "plugins"}:
+        raise _fail(where, "cluster is a table of nodes, users, acls, plugins")
     nodes = raw.get("nodes", 1)
     if not isinstance(nodes, int) or not 1 <= nodes <= 9:
         raise _fail(where, "cluster.nodes is 1 to 9")
@@ -262,7 +289,11 @@ def _cluster(raw: Any, where: str) -> ClusterNeeds:
             raise _fail(where, f"ACL {acl!r} is resource_type:name:User:principal:operation:permission")
     if acls and not users:
         raise _fail(where, "ACLs need SASL users (cluster.users)")
-    return ClusterNeeds(nodes, users, acls)
+    plugins = _strings(raw.get("plugins", []), where, "cluster.plugins")
+    for plugin in plugins:
+        if plugin not in BROKER_PLUGINS:
+            raise _fail(where, f"unknown broker plug-in {plugin!r}; known: {', '.join(BROKER_PLUGINS)}")
+    return ClusterNeeds(nodes, users, acls, tuple(sorted(set(plugins))))
 
 
 def _claim(raw: Any, where: _Where, index: int, kip: str) -> Claim:
@@ -380,6 +411,6 @@ def iter_quotes(book: ClaimBook) -> Iterator[tuple[str, str, str]]:
             yield kip.kip, str(kip.path), statement.statement
 
 
-__all__ = ["Claim", "ClaimBook", "ClaimError", "ClusterNeeds", "Documented", "KipClaims", "Statement",
+__all__ = ["BROKER_PLUGINS", "BrokerPlugin", "Claim", "ClaimBook", "ClaimError", "ClusterNeeds", "Documented", "KipClaims", "Statement",
            "claims_dir", "load_claim_book", "load_claims_file", "normalise_kip"]
 

@@ -60,6 +60,29 @@ PROBES: dict[str, ProbeSpec] = {spec.name: spec for spec in (
               about="DescribeConfigs of a new topic or of the first broker"),
     ProbeSpec("client_methods", frozenset({"methods", "exception"}), {"class": str},
               about="the public methods of a class of the client library (Java AdminClient only)"),
+    ProbeSpec("create_partitions", _COMMON | {"partitions_after", "changed", "replicas_after", "leaders_after"},
+              {"initial": int, "replication_factor": int, "count": int, "assignments": list, "validate_only": bool,
+               "as_user": str, "target": str, "send_to": str},
+              about="CreatePartitions of a topic the super user created with `initial` partitions (target "
+                    "`existing`, `unknown`: a topic nobody created, `duplicate`: the topic twice in one request; "
+                    "send_to `non_controller`: the wire probe sends to a broker that is not the controller); "
+                    "`partitions_after`, `replicas_after`, `leaders_after` are Metadata as the call returns"),
+    ProbeSpec("create_topic_policy", _COMMON | {"created", "other_error", "other_error_message", "other_created",
+                                                "policy_calls", "policy.topic", "policy.num_partitions",
+                                                "policy.replication_factor", "policy.assignments", "policy.configs",
+                                                "policy.broker_configs"},
+              {"prefix": str, "partitions": int, "replication_factor": int, "configs": dict, "assignments": dict,
+               "validate_only": bool, "other": bool},
+              about="CreateTopics of a topic named `prefix`-... (and with `other`, an allowed topic in the same "
+                    "request) on a cluster running the kcompat create-topic policy; `policy.*` is what the policy "
+                    "recorded it received for the first topic"),
+    ProbeSpec("list_topics", frozenset({"exception", "unsupported_options", "request_version", "created_listed",
+                                        "internal_listed", "hidden_listed", "response_fields", "response_bytes",
+                                        "list_topics_api", "api_names"}),
+              {"list_internal": bool, "as_user": str, "internal_topic": bool, "hidden_topic": bool},
+              about="the client's listTopics after the super user created a topic (`internal_topic`: and made "
+                    "__consumer_offsets; `hidden_topic`: one `as_user` may not Describe); `response_*` is the "
+                    "Metadata response at the version the client sent, re-read by the wire probe"),
 )}
 
 _MATCHERS = ("present", "absent", "null", "missing", "type", "in", "contains", "raises")

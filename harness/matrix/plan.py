@@ -8,9 +8,11 @@ walks one cluster's cells together and boots each cluster once.
 
 from __future__ import annotations
 
+import importlib.util
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..catalog import Catalog, Mode
@@ -19,7 +21,7 @@ from ..errors import ConfigError
 from ..records import Cell
 from ..spec import ClusterSpec, SaslSpec
 from ..versions import KafkaVersion
-from .claims import Claim, ClaimBook
+from .claims import BROKER_PLUGINS, BrokerPlugin, Claim, ClaimBook
 
 DEFAULT_BROKERS = ("2.3", "2.6", "3.9", "4.4")
 DEFAULT_CLIENTS = ("wire", "confluent", "java:2.3.1", "java:4.4.0")
@@ -64,8 +66,7 @@ class PlannedCell:
     @property
     def cluster_key(self) -> str:
         """Cells with equal keys share one running cluster (and one xdist group)."""
-        needs = self.claim.cluster
-        return f"{self.version}-{self.mode}-{needs.nodes}n-{needs.profile}"
+        return f"{self.version}-{self.mode}-{self.claim.cluster.key}"
 
 
 def brokers(selection: Selection, catalog: Catalog) -> list[tuple[KafkaVersion, Mode]]:
@@ -118,11 +119,30 @@ def plan(selection: Selection, book: ClaimBook, catalog: Catalog) -> list[Planne
     return sorted(cells, key=lambda c: (c.version, c.mode, c.cluster_key, c.cell.client, c.cell.claim_id))
 
 
+def plugin_sources(plugin: BrokerPlugin) -> Path:
+    """A broker plug-in's Java sources: ``fixtures/plugins/<name>``, located (never imported) like the claims."""
+    spec = importlib.util.find_spec("fixtures")
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError("the fixtures package is not installed beside the harness; reinstall kcompat")
+    return Path(next(iter(spec.submodule_search_locations))) / "plugins" / plugin.name
+
+
+Compiler = Callable[[BrokerPlugin, KafkaVersion], Path]
+"""Compiles a plug-in against one broker release's jars; returns its class directory (HarnessError if javac fails)."""
+
+
 @dataclass
 class ClusterSpecs:
-    """The ClusterSpec of each cell's cluster; SASL passwords are made once per process and never recorded."""
+    """The ClusterSpec of each cell's cluster; SASL passwords are made once per process and never recorded.
 
+    Plug-ins are compiled against the cell's own broker release (``compile``)
+    and named in the server properties; the spec is equal for every cell with
+    the same cluster key, so those cells share one running cluster.
+    """
+
+    compile: Compiler | None = None
     passwords: dict[str, str] = field(default_factory=dict)
+    compiled: dict[tuple[str, KafkaVersion], Path] = field(default_factory=dict)
 
     def spec(self, cell: PlannedCell) -> ClusterSpec:
         needs = cell.claim.cluster
@@ -131,4 +151,16 @@ class ClusterSpecs:
             users = tuple((user, self.passwords.setdefault(user, secrets.token_urlsafe(12)))
                           for user in needs.users)
             sasl = SaslSpec(users=users)
-        return ClusterSpec.of(cell.version, cell.mode, nodes=needs.nodes, sasl=sasl)
+        properties: dict[str, str] = {}
+        classpath: list[Path] = []
+        for name in needs.plugins:
+            plugin = BROKER_PLUGINS[name]
+            if (name, cell.version) not in self.compiled:
+                if self.compile is None:
+                    raise ConfigError(f"{cell.cell.id} needs broker plug-in {name}, and nothing here compiles "
+                                      "plug-ins (ClusterSpecs(compile=...))")
+                self.compiled[name, cell.version] = self.compile(plugin, cell.version)
+            classpath.append(self.compiled[name, cell.version])
+            properties[plugin.property] = plugin.class_name
+        return ClusterSpec.of(cell.version, cell.mode, nodes=needs.nodes, sasl=sasl, server_properties=properties,
+                              extra_classpath=classpath)

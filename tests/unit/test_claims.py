@@ -69,6 +69,10 @@ probe = "create_topic"
     (('versions = "5+"', 'versions = "five"'), 9, "versions is 'N+' or 'N-M'"),
     (('limited_by = ["broker", "client", "both"]', 'limited_by = ["broker"]'), 5, "limited by client"),
     (('probe = "create_topic"', 'probe = "create_topic"\ncolour = "red"'), 11, "unknown key 'colour'"),
+    (('probe = "create_topic"', 'probe = "create_topic"\ncluster = { plugins = ["quota_callback"] }'), 11,
+     "unknown broker plug-in 'quota_callback'; known: create_topic_policy"),
+    (('probe = "create_topic"', 'probe = "create_topic"\ncluster = { plugin = ["create_topic_policy"] }'), 11,
+     "cluster is a table of nodes, users, acls, plugins"),
 ])
 def test_a_bad_claims_file_names_file_line_and_reason(tmp_path: Path, change: tuple[str, str], line: int,
                                                        reason: str) -> None:
@@ -88,6 +92,24 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
     kip = load_claims_file(path)
     assert [c.id for c in kip.claims] == ["KIP-1/one"]
     assert kip.claims[0].min_version == 5 and kip.claims[0].api_key == 19
+
+
+def test_a_cluster_names_plugins_nodes_and_users(tmp_path: Path) -> None:
+    path = tmp_path / "KIP-1.toml"
+    path.write_text(GOOD.replace('probe = "create_topic"', 'probe = "create_topic"\n'
+                                 'cluster = { nodes = 3, plugins = ["create_topic_policy"] }'))
+    needs = load_claims_file(path).claims[0].cluster
+    assert needs.plugins == ("create_topic_policy",) and needs.nodes == 3 and not needs.sasl
+    assert needs.key == "3n-plaintext-create_topic_policy"
+
+
+def test_every_error_key_is_checked_against_kafka_names(tmp_path: Path) -> None:
+    path = tmp_path / "KIP-1.toml"
+    path.write_text(GOOD.replace('probe = "create_topic"', 'probe = "create_topic_policy"')
+                    .replace('error = "NONE"', 'error = "NONE", other_error = "NO_SUCH"')
+                    .replace('configs = { absent = true }', 'created = false'))
+    with pytest.raises(ClaimError, match=f"{re.escape(str(path))}:14: other_error: unknown Kafka error name 'NO_SUCH'"):
+        load_claims_file(path)
 
 
 def test_not_toml_is_one_line(tmp_path: Path) -> None:

@@ -9,10 +9,11 @@ import pytest
 
 from harness.catalog import load_catalog
 from harness.errors import HarnessError
-from harness.matrix.claims import claims_dir, load_claim_book, load_claims_file
+from harness.matrix.claims import BROKER_PLUGINS, BrokerPlugin, claims_dir, load_claim_book, load_claims_file
 from harness.matrix.observables import ABSENT, match
-from harness.matrix.plan import Selection, plan
+from harness.matrix.plan import ClusterSpecs, Selection, plan, plugin_sources
 from harness.matrix.verdict import Limits, judge, limited_by
+from harness.versions import KafkaVersion
 from harness.records import Cell, Record, RecordError, append_record, read_records
 
 CLAIM = '''kip = "KIP-7"
@@ -109,6 +110,37 @@ def test_plan_expands_wire_around_the_bound_and_groups_by_cluster() -> None:
     assert keys == sorted(keys, key=keys.index)  # each cluster's cells are contiguous
     assert {c.cluster_key for c in cells} == {"2.3.1-zk-1n-plaintext", "2.3.1-zk-1n-sasl",
                                              "4.4.0-kraft-1n-plaintext", "4.4.0-kraft-1n-sasl"}
+
+
+def test_clusters_differ_by_plugins_and_nodes_and_wire_pins_around_v1() -> None:
+    cells = plan(Selection.of("2.8", "default", "wire", "KIP-108,KIP-195"), load_claim_book(claims_dir()),
+                 load_catalog())
+    ids = {c.cell.id for c in cells}
+    assert {"KIP-108/violation-message-from-v1[2.8.2-zk|wire@v0]",
+            "KIP-108/violation-message-from-v1[2.8.2-zk|wire@v1]"} <= ids
+    assert not any("violation-returns-policy-violation" in i and "@v" in i for i in ids)  # 0+: no bound to pin
+    assert {c.cluster_key for c in cells} == {"2.8.2-zk-1n-plaintext", "2.8.2-zk-1n-plaintext-create_topic_policy",
+                                             "2.8.2-zk-1n-sasl", "2.8.2-zk-3n-plaintext"}
+
+
+def test_cluster_specs_compile_plugins_once_per_broker_and_name_the_class(tmp_path: Path) -> None:
+    cells = [c for c in plan(Selection.of("2.8", "default", "wire", "KIP-108"), load_claim_book(claims_dir()),
+                             load_catalog()) if c.claim.cluster.plugins]
+    compiled: list[tuple[str, str]] = []
+
+    def compile_for(plugin: BrokerPlugin, version: KafkaVersion) -> Path:
+        compiled.append((plugin.name, str(version)))
+        return tmp_path
+
+    specs = ClusterSpecs(compile_for)
+    first, again = specs.spec(cells[0]), specs.spec(cells[-1])
+    assert first == again and compiled == [("create_topic_policy", "2.8.2")]
+    assert dict(first.server_properties) == {"create.topic.policy.class.name": "kcompat.plugins.RejectPrefixPolicy"}
+    assert first.extra_classpath == (tmp_path,)
+    assert (plugin_sources(BROKER_PLUGINS["create_topic_policy"]) / "kcompat" / "plugins"
+            / "RejectPrefixPolicy.java").is_file()
+    with pytest.raises(HarnessError, match="needs broker plug-in create_topic_policy"):
+        ClusterSpecs().spec(cells[0])
 
 
 @pytest.mark.parametrize(("selection", "message"), [

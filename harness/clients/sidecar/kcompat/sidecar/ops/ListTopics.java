@@ -25,8 +25,9 @@ public final class ListTopics extends AdminOperation {
     @Override
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
         call.resultFields.add("internal");
+        boolean listInternal = !args.has("list_internal") || args.get("list_internal").getAsBoolean();
         try {
-            Collection<TopicListing> listings = client.listTopics(new ListTopicsOptions().listInternal(true))
+            Collection<TopicListing> listings = client.listTopics(new ListTopicsOptions().listInternal(listInternal))
                 .listings().get(Json.TIMEOUT_SECONDS, TimeUnit.SECONDS);
             List<TopicListing> sorted = new ArrayList<TopicListing>(listings);
             Collections.sort(sorted, new Comparator<TopicListing>() {
