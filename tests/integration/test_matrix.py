@@ -213,3 +213,47 @@ def test_qualify_fails_on_an_unreviewed_deviation_and_passes_with_the_reviewed_l
         assert done.returncode == code, done.stdout[-3000:] + done.stderr[-2000:]
         assert "KIP-525/admin-topic-config-method[2.6.3-zk|java:4.4.0]" in done.stdout
         assert (tmp_path / name / "page" / "index.html").is_file()
+
+
+def test_the_page_of_this_run_in_chromium(run: tuple[subprocess.CompletedProcess[str], Path],
+                                          cells: dict[str, Record]) -> None:
+    """The page a person opens after the run: it loads without errors, counts right, and a click shows a cell."""
+    from collections import Counter
+
+    from reports.page.browser import chromium
+
+    _, out = run
+    done = kcompat("matrix", str(out), "--out", str(out / "page"), "--screenshot", timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (out / "page" / "matrix.png").stat().st_size > 10_000  # the screenshot goes into the run directory
+    counts = Counter(r.outcome for r in cells.values())
+    errors: list[str] = []
+    with chromium() as browser:
+        view = browser.new_page(viewport={"width": 1400, "height": 900})
+        view.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        view.on("pageerror", lambda exc: errors.append(str(exc)))
+        view.goto((out / "page" / "index.html").as_uri())
+        for outcome in ("pass", "unsupported", "deviation"):
+            assert int(view.inner_text(f"#count-{outcome}")) == counts[outcome], outcome
+        view.select_option("#f-client", "java:4.4.0")
+        view.select_option("#f-kip", "KIP-525")
+        view.locator("#matrix section.block:visible td.d").first.click()
+        assert view.locator("#detail").is_visible()
+        assert view.inner_text("#d-cell").startswith("KIP-525/admin-topic-config-method[")
+        assert "topicConfig" in view.inner_text("#d-quotes")
+    assert errors == []
+
+
+def test_allure_results_and_report(tmp_path: Path) -> None:
+    out = tmp_path / "allure-run"
+    done = kcompat("run", "--brokers", "2.6", "--clients", "java:4.4.0", "--kip", "KIP-525", "--allure", "--quiet",
+                   "--out", str(out), timeout=900)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    results = [json.loads(p.read_text()) for p in (out / "allure-results").glob("*-result.json")]
+    deviation = next(r for r in results if "admin-topic-config-method" in r["name"])
+    labels = {(label["name"], label["value"]) for label in deviation["labels"]}
+    assert {("epic", "KIP-525"), ("feature", "CreateTopics"), ("story", "KIP-525/admin-topic-config-method"),
+            ("tag", "deviation")} <= labels
+    assert {a["name"] for a in deviation["attachments"]} >= {"documented vs observed", "record", "broker log (tail)"}
+    assert (out / "allure-report" / "index.html").is_file()
+    assert list(out.glob("junit-*.xml"))
