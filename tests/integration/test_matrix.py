@@ -239,8 +239,10 @@ def test_the_page_of_this_run_in_chromium(run: tuple[subprocess.CompletedProcess
         view.select_option("#f-kip", "KIP-525")
         view.locator("#matrix section.block:visible td.d").first.click()
         assert view.locator("#detail").is_visible()
-        assert view.inner_text("#d-cell").startswith("KIP-525/admin-topic-config-method[")
-        assert "topicConfig" in view.inner_text("#d-quotes")
+        shown = view.inner_text("#d-cell")
+        assert shown.startswith("KIP-525/") and shown.endswith("|java:4.4.0]")
+        assert view.inner_text("#d-outcome") == "deviation" == cells[shown].outcome
+        assert view.inner_text("#d-quotes").strip() and view.locator("#cmp tr.diff").count() >= 1
     assert errors == []
 
 
