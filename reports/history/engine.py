@@ -35,5 +35,7 @@ class DuckDBEngine:
         self.con.execute(f"CREATE VIEW obs AS SELECT * FROM read_parquet([{listed}], hive_partitioning = true)")
 
     def rows(self, sql: str) -> list[dict[str, Any]]:
-        result: list[dict[str, Any]] = self.con.execute(sql).fetch_arrow_table().to_pylist()
+        cursor = self.con.execute(sql)
+        fetch = getattr(cursor, "to_arrow_table", None) or cursor.fetch_arrow_table  # renamed in DuckDB 1.4
+        result: list[dict[str, Any]] = fetch().to_pylist()
         return result

@@ -224,7 +224,7 @@ def kip_markdown(kip: Mapping[str, Any]) -> str:
 def _md_cell(entry: Mapping[str, Any] | None) -> str:
     if entry is None:
         return ""
-    text = _MARK.get(entry["outcome"], entry["outcome"])
+    text = str(_MARK.get(entry["outcome"], entry["outcome"]))
     if entry["outcome"] == "unsupported" and entry["limited_by"]:
         text += f" ({entry['limited_by']})"
     if entry["documented_case"]:

@@ -92,6 +92,8 @@ def jar_conf() -> dict[str, str]:
         if jars and all(Path(jar).is_file() for jar in jars):
             return {"spark.jars": ",".join(jars)}
     settings = ivy_dir() / "ivysettings.xml"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(_IVY_SETTINGS, encoding="utf-8")
     return {"spark.jars.packages": delta_package(), "spark.jars.ivy": str(ivy_dir()),
             "spark.jars.ivySettings": str(settings)}
 
@@ -127,8 +129,6 @@ def start(extra: Mapping[str, str] | None = None, *, submitted: bool = False) ->
         raise SparkStartError("pyspark is not installed", hint="pip install 'kcompat[history]'") from exc
     conf = session_conf(extra, submitted=submitted)
     if not submitted:
-        ivy_dir().mkdir(parents=True, exist_ok=True)
-        (ivy_dir() / "ivysettings.xml").write_text(_IVY_SETTINGS, encoding="utf-8")
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the workers: this interpreter
     builder = SparkSession.builder
     for key, value in conf.items():
