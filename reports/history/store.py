@@ -82,6 +82,9 @@ def _create_tables(spark: SparkSession, store: Path) -> None:
 
     for name, ddl, partition in (("records", RECORDS_DDL, PARTITION_COLUMN), ("quarantine", QUARANTINE_DDL, None),
                                  ("runs", RUNS_DDL, None)):
+        if (store / name / "_delta_log").is_dir():
+            continue  # no transaction at all for a store that has its tables
+
         def create(name: str = name, ddl: str = ddl, partition: str | None = partition) -> None:
             builder = DeltaTable.createIfNotExists(spark).location(str(store / name))
             builder = builder.addColumns(spark.createDataFrame([], ddl).schema)
