@@ -100,7 +100,7 @@ def jar_conf() -> dict[str, str]:
 
 def _remember_jars(conf: Mapping[str, str]) -> None:
     """After ivy resolved the jars once, list them so later sessions skip resolution (seconds each)."""
-    jars = [j.removeprefix("file:") for j in conf.get("spark.jars", "").split(",") if j]
+    jars = ["/" + j.removeprefix("file:").lstrip("/") for j in conf.get("spark.jars", "").split(",") if j]
     if jars and all(Path(jar).is_file() for jar in jars):
         tmp = _jar_list().with_suffix(f".tmp{os.getpid()}")
         tmp.write_text("\n".join(jars) + "\n", encoding="utf-8")

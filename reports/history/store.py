@@ -62,7 +62,9 @@ def check_store(path: Path, *, create: bool) -> None:
 def _is_conflict(exc: BaseException) -> bool:
     text = f"{type(exc).__name__} {exc}"
     return any(word in text for word in ("Concurrent", "CONCURRENT", "ProtocolChanged", "MetadataChanged",
-                                         "already exists", "DELTA_TABLE_ALREADY_EXISTS", "FileAlreadyExists"))
+                                         "already exists", "DELTA_TABLE_ALREADY_EXISTS", "FileAlreadyExists",
+                                         # another ingest is creating the table right now
+                                         "not empty and also not a Delta table"))
 
 
 def with_retry(action: Callable[[], T], retries: int = COMMIT_RETRIES) -> T:

@@ -230,9 +230,10 @@ def test_the_same_job_on_a_standalone_cluster(spark: Any, tmp_path: Path) -> Non
         env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", PYTHONPATH="")
         for args in (["ingest", *map(str, runs), "--store", str(cluster_store)],
                      ["report", "--store", str(cluster_store), "--out", str(tmp_path / "cluster-out")]):
-            done = subprocess.run(command(url, args, archive), cwd=tmp_path, env=env, text=True,
-                                  capture_output=True, timeout=300)
-            assert done.returncode == 0, done.stderr[-3000:]
+            with (tmp_path / "submit.log").open("w") as log:
+                done = subprocess.run(command(url, args, archive), cwd=tmp_path, env=env, text=True,
+                                      stdout=log, stderr=subprocess.STDOUT, timeout=600)
+            assert done.returncode == 0, (tmp_path / "submit.log").read_text()[-3000:]
     finally:
         cluster.stop()
     assert all(proc.poll() is not None for proc in cluster.procs)
