@@ -1,0 +1,150 @@
+"""A synthetic year of nightly history: ingest and report timed on Spark (local mode), DuckDB as yardstick.
+
+    .venv/bin/python bench/history.py [--runs 365] [--cells 10000] [--work DIR]
+
+Writes RUNS run directories of CELLS records each (regressions and flaky cells planted), times
+``python -m reports.history ingest`` and ``report`` as the user runs them (Spark session start
+included), computes the same report with DuckDB over the records table's current Parquet files,
+checks the files are identical and prints the Spark/DuckDB time ratio.  Figures: docs/PERFORMANCE.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from harness.records import RECORDS_FILE, RUN_FILE, Record  # noqa: E402
+
+BROKERS = [f"{major}.{minor}.1" for major, minor in ((0, 11), (1, 0), (1, 1), (2, 0), (2, 1), (2, 2), (2, 3),
+                                                      (2, 4), (2, 5), (2, 6), (2, 7), (2, 8), (3, 0), (3, 1),
+                                                      (3, 2), (3, 3), (3, 4), (3, 5), (3, 6), (3, 7), (3, 8),
+                                                      (3, 9), (4, 0), (4, 1), (4, 2))]
+CLIENTS = [("wire", "wire", "0.5.0"), ("java:3.7.0", "java", "3.7.0"), ("confluent", "confluent", "2.16.1"),
+           ("java:2.8.2", "java", "2.8.2")]
+
+
+def cells(count: int) -> list[tuple[str, str, str, str, str, str]]:
+    """(cell_id, kip, claim_id, broker, client, kind): 20 KIPs, claims of 100 cells (25 brokers x 4 clients)."""
+    out = []
+    claim = 0
+    while len(out) < count:
+        kip = f"KIP-{100 + claim % 20}"
+        claim_id = f"{kip}/claim-{claim}"
+        for broker in BROKERS:
+            for client, kind, _ in CLIENTS:
+                out.append((f"{claim_id}[{broker}-zk|{client}]", kip, claim_id, broker, client, kind))
+        claim += 1
+    return out[:count]
+
+
+def generate(work: Path, runs: int, count: int) -> tuple[list[Path], set[str], set[str]]:
+    """Run directories, and the cells planted as regressing (on the middle night) and flaky (last 10 nights)."""
+    grid = cells(count)
+    regressing = {c[0] for c in grid[::97]}
+    flaky = {c[0] for c in grid[45::89]} - regressing
+    dirs = []
+    middle = runs // 2
+    for night in range(runs):
+        day = time.strftime("%Y-%m-%d", time.gmtime(1735689600 + night * 86400))
+        run_id = f"nightly-{night:03d}"
+        path = work / "runs" / run_id
+        path.mkdir(parents=True)
+        (path / RUN_FILE).write_text(json.dumps({"schema_version": 1, "run_id": run_id,
+                                                 "started_at": f"{day}T01:00:00Z"}))
+        lines = []
+        for cell_id, kip, claim_id, broker, client, kind in grid:
+            version = dict((c, v) for c, _, v in CLIENTS)[client]
+            outcome = "pass" if broker >= "2.4" else "unsupported"
+            java = "17.0.15"
+            if cell_id in regressing and night >= middle:
+                outcome, java = "deviation", "21.0.4"
+            if cell_id in flaky and night >= runs - 10 and night % 2:
+                outcome = "deviation"
+            lines.append(Record(
+                run_id=run_id, cell_id=cell_id, kip=kip, claim_id=claim_id, api="CreateTopics", broker_version=broker,
+                broker_mode="zk", provider="process", client_kind=kind, client_version=version, outcome=outcome,
+                client=client, java_version=java, limited_by="broker" if outcome == "unsupported" else None,
+                documented={"case": "supported" if broker >= "2.4" else "below", "quotes": [f"{claim_id} quote"]},
+                observed={"configs": outcome == "pass"}, started_at=f"{day}T02:00:00Z", duration_ms=1200.0,
+            ).line())
+        (path / RECORDS_FILE).write_text("".join(lines))
+        dirs.append(path)
+    return dirs, regressing, flaky
+
+
+def delta_files(table: Path) -> list[str]:
+    """The Parquet files of a Delta table's current version, from its log (adds minus removes)."""
+    live: set[str] = set()
+    for commit in sorted((table / "_delta_log").glob("*.json")):
+        for line in commit.read_text().splitlines():
+            action = json.loads(line)
+            if "add" in action:
+                live.add(action["add"]["path"])
+            elif "remove" in action:
+                live.discard(action["remove"]["path"])
+    from urllib.parse import unquote
+
+    return sorted(str(table / unquote(path)) for path in live)
+
+
+def timed(argv: list[str]) -> float:
+    started = time.monotonic()
+    subprocess.run(argv, cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
+                   env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    return time.monotonic() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=365)
+    parser.add_argument("--cells", type=int, default=10_000)
+    parser.add_argument("--work", type=Path)
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args()
+    work = args.work or Path(tempfile.mkdtemp(prefix="kcompat-history-bench-"))
+    try:
+        started = time.monotonic()
+        dirs, regressing, flaky = generate(work, args.runs, args.cells)
+        generated = time.monotonic() - started
+        cli = [sys.executable, "-m", "reports.history"]
+        ingest = timed(cli + ["ingest", *map(str, dirs), "--store", str(work / "store")])
+        report = timed(cli + ["report", "--store", str(work / "store"), "--out", str(work / "spark")])
+
+        from reports.history import report as reporting
+        from reports.history.engine import DuckDBEngine
+
+        started = time.monotonic()
+        duck = reporting.compute(DuckDBEngine(delta_files(work / "store" / "records")))
+        reporting.write(duck, work / "duckdb")
+        duck_s = time.monotonic() - started
+        spark_files = {p.relative_to(work / "spark"): p.read_bytes() for p in (work / "spark").rglob("*") if p.is_file()}
+        duck_files = {p.relative_to(work / "duckdb"): p.read_bytes() for p in (work / "duckdb").rglob("*")
+                      if p.is_file()}
+        regressions = {json.loads(line)["cell_id"] for line in (work / "spark" / "regressions.jsonl").read_text()
+                       .splitlines()}
+        found_flaky = {json.loads(line)["cell_id"] for line in (work / "spark" / "flaky.jsonl").read_text()
+                       .splitlines()}
+        print(json.dumps({
+            "runs": args.runs, "cells": args.cells, "records": args.runs * args.cells,
+            "generate_s": round(generated, 1), "spark_ingest_s": round(ingest, 1), "spark_report_s": round(report, 1),
+            "duckdb_report_s": round(duck_s, 1), "spark_duckdb_ratio": round(report / duck_s, 2),
+            "identical": spark_files == duck_files, "planted_regressions_found": regressing <= regressions,
+            "planted_flaky_found": flaky == found_flaky, "cpus": os.cpu_count(),
+        }, indent=1))
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

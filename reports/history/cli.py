@@ -1,0 +1,147 @@
+"""``kcompat history``: ingest run directories into the store, and report from it.
+
+Registered as the ``history`` command of ``kcompat`` through the ``kcompat.commands`` entry-point
+group; also ``python -m reports.history`` and, on a cluster, ``spark-submit reports/history/job.py``.
+Every failure is one ``kcompat: error: ...`` line and exit code 1; nothing in the store changes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from harness.errors import HarnessError
+
+from . import report as reporting
+from . import spark as sparking
+from . import store as storing
+from .errors import HistoryError
+from .parse import records_path
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+T = TypeVar("T")
+
+
+def _conf(values: tuple[str, ...]) -> dict[str, str]:
+    conf: dict[str, str] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--conf")
+        conf[key.strip()] = value
+    return conf
+
+
+def _fail(message: str) -> None:
+    click.echo(f"kcompat: error: {message}", err=True)
+    sys.exit(1)
+
+
+def guarded(action: Callable[[], T]) -> T:
+    """One line for every failure: ours as they are, Spark's and Delta's by their first line."""
+    try:
+        return action()
+    except HarnessError as exc:
+        _fail(str(exc))
+    except Exception as exc:
+        origin = type(exc).__module__.split(".")[0]
+        if origin not in ("pyspark", "py4j", "delta"):
+            raise
+        _fail(f"the Spark job failed: {sparking._first_line(exc)}")
+    raise AssertionError("unreachable")
+
+
+@contextmanager
+def session(ctx: click.Context, conf: tuple[str, ...]) -> Iterator[SparkSession]:
+    """The CLI's session: started here and stopped here, unless one is already active (tests, spark-submit)."""
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        _fail("pyspark is not installed; hint: pip install 'kcompat[history]'")
+    submitted = bool((ctx.obj or {}).get("submitted"))
+    existing = SparkSession.getActiveSession()
+    spark = existing or guarded(lambda: sparking.start(_conf(conf), submitted=submitted))
+    try:
+        yield spark
+    finally:
+        if existing is None and not submitted:
+            spark.stop()
+
+
+_CONF = click.option("--conf", "conf", multiple=True, metavar="KEY=VALUE",
+                     help="Extra Spark setting for the embedded session (repeatable).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def history() -> None:
+    """The nightly history: regressions, flaky cells, each KIP's table as observed (docs/HISTORY.md)."""
+
+
+@history.command("ingest")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--store", required=True, type=click.Path(path_type=Path), help="The history store (a directory).")
+@_CONF
+@click.pass_context
+def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tuple[str, ...]) -> None:
+    """Add run directories to STORE; re-ingesting a run changes nothing."""
+    def check() -> None:  # before Spark starts: bad input costs no JVM
+        storing.check_store(store, create=True)
+        for run_dir in run_dirs:
+            records_path(run_dir)
+
+    guarded(check)
+    with session(ctx, conf) as spark:
+        result = guarded(lambda: storing.ingest(spark, store, run_dirs))
+    for run_id, run in sorted(result.runs.items()):
+        skipped = ", ".join(f"{kind} {n}" for kind, n in sorted(run["quarantined"].items()))
+        click.echo(f"run {run_id}: {run['records']} records, {sum(run['quarantined'].values())} quarantined"
+                   + (f" ({skipped})" if skipped else ""))
+    click.echo(f"store {store}: {result.inserted} rows added, {result.updated} changed, "
+               f"{result.quarantined} lines quarantined")
+
+
+@history.command("report")
+@click.option("--store", required=True, type=click.Path(path_type=Path), help="The history store.")
+@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Where the files go.")
+@click.option("--as-of", "as_of", metavar="DATE", help="Answer from the store as it was then (YYYY-MM-DD, UTC).")
+@click.option("--flaky-window", default=reporting.DEFAULT_FLAKY_WINDOW, show_default=True,
+              type=click.IntRange(2, None), help="Runs per cell in which flips count.")
+@click.option("--history-depth", default=reporting.DEFAULT_HISTORY_DEPTH, show_default=True,
+              type=click.IntRange(1, None), help="Runs per cell in history.json.")
+@_CONF
+@click.pass_context
+def report(ctx: click.Context, store: Path, out_dir: Path, as_of: str | None, flaky_window: int,
+           history_depth: int, conf: tuple[str, ...]) -> None:
+    """Write the latest matrix, regressions, flaky cells, KIP tables and cell histories to OUT."""
+    moment = guarded(lambda: storing.parse_as_of(as_of) if as_of else None)
+    guarded(lambda: storing.check_store(store, create=False))
+    with session(ctx, conf) as spark:
+        result = guarded(lambda: run_report(spark, store, moment, flaky_window, history_depth))
+    reporting.write(result, out_dir)
+    s = result.summary
+    click.echo(f"report: {s['runs']} runs, {s['cells']} cells, {s['regressions']} regressions, {s['flaky']} flaky, "
+               f"{s['quarantined']} lines quarantined -> {out_dir}")
+
+
+def run_report(spark: SparkSession, store: Path, as_of: Any, flaky_window: int,
+               history_depth: int) -> reporting.Report:
+    records, quarantine = storing.load(spark, store, as_of)
+    engine = sparking_engine(spark, records)
+    return reporting.compute(engine, flaky_window=flaky_window, history_depth=history_depth,
+                             quarantined=quarantine.count(), as_of=as_of.isoformat() if as_of else None)
+
+
+def sparking_engine(spark: SparkSession, records: Any) -> reporting.Engine:
+    from .engine import SparkEngine
+
+    return SparkEngine(spark, records)
+
+
+__all__ = ["HistoryError", "history"]

@@ -1,0 +1,284 @@
+"""The report: a few SQL queries any engine runs, and the files built from their rows.
+
+The queries are plain SQL that Spark SQL and DuckDB both read the same way (window functions,
+``IS DISTINCT FROM``, no engine-specific functions), over one view ``obs`` with the records table's
+columns.  Everything after the queries is Python over lists of dicts, so a report computed by Spark
+and one computed by DuckDB over the same Parquet files are byte for byte the same files
+(bench/history.py checks it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from harness.records import OUTCOMES
+
+ENV_FIELDS: tuple[str, ...] = ("broker_version", "client_version", "java_version", "librdkafka_version")
+"""What may change between two runs of a cell besides the verdict: broker patch, client release,
+Java, librdkafka."""
+
+DEFAULT_FLAKY_WINDOW = 10
+DEFAULT_HISTORY_DEPTH = 30
+"""Runs per cell in the page's history: a month of nightlies."""
+
+
+class Engine(Protocol):
+    """Whatever runs SQL over the view ``obs``: a Spark session or DuckDB."""
+
+    def rows(self, sql: str) -> list[dict[str, Any]]: ...
+
+
+_ORDER_DESC = "ORDER BY run_started_at DESC, run_id DESC"
+_JUDGED = "outcome <> 'infra_error'"  # a harness failure is not a verdict of the pair
+
+LATEST_SQL = f"""
+WITH k AS (
+  SELECT cell_id, run_id FROM (
+    SELECT cell_id, run_id, ROW_NUMBER() OVER (PARTITION BY cell_id {_ORDER_DESC}) AS rn FROM obs) t
+  WHERE rn = 1)
+SELECT o.cell_id, o.run_id, o.run_started_at, o.outcome, o.record
+FROM obs o JOIN k ON o.cell_id = k.cell_id AND o.run_id = k.run_id
+ORDER BY o.cell_id
+"""
+
+_LAGS = ", ".join(f"LAG({name}) OVER w AS prev_{name}" for name in ("outcome", "run_id", *ENV_FIELDS))
+_ENV_CHANGED = " OR ".join(f"{name} IS DISTINCT FROM prev_{name}" for name in ENV_FIELDS)
+
+REGRESSIONS_SQL = f"""
+WITH s AS (
+  SELECT cell_id, claim_id, client_kind, outcome, run_id, run_started_at, {", ".join(ENV_FIELDS)}, {_LAGS}
+  FROM obs WHERE {_JUDGED}
+  WINDOW w AS (PARTITION BY cell_id ORDER BY run_started_at, run_id))
+SELECT cell_id, claim_id, broker_version, client_kind, client_version, prev_outcome AS from_outcome,
+       outcome AS to_outcome, run_id, run_started_at, prev_run_id AS from_run_id,
+       {", ".join(f"prev_{name}" for name in ENV_FIELDS)}, {", ".join(ENV_FIELDS[1:])}
+FROM s WHERE prev_outcome IS NOT NULL AND prev_outcome <> outcome
+ORDER BY run_started_at, run_id, cell_id
+"""
+
+_FLIP = "prev_outcome IS NOT NULL AND rn < {window} AND prev_outcome <> outcome"
+
+FLAKY_SQL = f"""
+WITH s AS (
+  SELECT cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, {_LAGS},
+         ROW_NUMBER() OVER (PARTITION BY cell_id {_ORDER_DESC}) AS rn
+  FROM obs WHERE {_JUDGED}
+  WINDOW w AS (PARTITION BY cell_id ORDER BY run_started_at, run_id))
+SELECT cell_id, MAX(claim_id) AS claim_id, MAX(broker_version) AS broker_version,
+       MAX(client_kind) AS client_kind, MAX(CASE WHEN rn = 1 THEN client_version END) AS client_version,
+       CAST(SUM(CASE WHEN {_FLIP} THEN 1 ELSE 0 END) AS BIGINT) AS flips,
+       CAST(COUNT(*) AS BIGINT) AS runs,
+       MAX(CASE WHEN rn = 1 THEN outcome END) AS last_outcome,
+       MAX(CASE WHEN rn = 1 THEN run_id END) AS last_run_id
+FROM s WHERE rn <= {{window}}
+GROUP BY cell_id
+HAVING SUM(CASE WHEN prev_outcome IS NOT NULL AND rn < {{window}} AND ({_ENV_CHANGED}) THEN 1 ELSE 0 END) = 0
+   AND SUM(CASE WHEN {_FLIP} THEN 1 ELSE 0 END) >= 2
+ORDER BY cell_id
+"""
+"""A window's flips are the transitions between its runs (rn < window: both ends inside it)."""
+
+_KIP_KEY = "claim_id, broker_version, broker_mode, client_kind, client_version"
+_COUNTS = ", ".join(f"CAST(SUM(CASE WHEN outcome = '{o}' THEN 1 ELSE 0 END) OVER g AS BIGINT) AS n_{o}"
+                    for o in OUTCOMES)
+
+KIP_CELLS_SQL = f"""
+SELECT kip, {_KIP_KEY}, outcome, limited_by, documented, run_id, {", ".join(f"n_{o}" for o in OUTCOMES)}
+FROM (
+  SELECT kip, {_KIP_KEY}, outcome, limited_by, documented, run_id, {_COUNTS},
+         ROW_NUMBER() OVER (PARTITION BY {_KIP_KEY} {_ORDER_DESC}) AS rn
+  FROM obs
+  WINDOW g AS (PARTITION BY {_KIP_KEY})) t
+WHERE rn = 1
+ORDER BY kip, {_KIP_KEY}
+"""
+"""One row per claim x broker release x client release: its latest verdict and every verdict's count."""
+
+HISTORY_SQL = f"""
+SELECT cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS[1:])} FROM (
+  SELECT cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS[1:])},
+         ROW_NUMBER() OVER (PARTITION BY cell_id {_ORDER_DESC}) AS rn
+  FROM obs) t
+WHERE rn <= {{depth}}
+ORDER BY cell_id, run_started_at, run_id
+"""
+
+COUNTS_SQL = "SELECT CAST(COUNT(*) AS BIGINT) AS records, CAST(COUNT(DISTINCT run_id) AS BIGINT) AS runs, " \
+             "CAST(COUNT(DISTINCT cell_id) AS BIGINT) AS cells FROM obs"
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a report writes, as plain values."""
+
+    summary: dict[str, Any]
+    matrix: list[dict[str, Any]]
+    regressions: list[dict[str, Any]]
+    flaky: list[dict[str, Any]]
+    kips: dict[str, dict[str, Any]]
+    history: dict[str, list[dict[str, Any]]]
+
+
+def version_key(version: str | None) -> tuple[int, ...]:
+    """Release order, not string order (2.10 after 2.4)."""
+    parts: list[int] = []
+    for piece in (version or "").split("."):
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
+
+
+def regression_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    changed = {name: {"from": row[f"prev_{name}"], "to": row[name]}
+               for name in ENV_FIELDS if row[f"prev_{name}"] != row[name]}
+    return {"cell_id": row["cell_id"], "claim_id": row["claim_id"], "broker_version": row["broker_version"],
+            "client_kind": row["client_kind"], "client_version": row["client_version"],
+            "from_outcome": row["from_outcome"], "to_outcome": row["to_outcome"], "run_id": row["run_id"],
+            "run_started_at": row["run_started_at"], "from_run_id": row["from_run_id"], "changed": changed}
+
+
+def client_label(kind: str, version: str) -> str:
+    return f"{kind} {version}"
+
+
+def _entry(row: Mapping[str, Any]) -> dict[str, Any]:
+    documented = json.loads(row["documented"]) if row["documented"] else {}
+    return {"broker_version": row["broker_version"], "broker_mode": row["broker_mode"],
+            "client_kind": row["client_kind"], "client_version": row["client_version"],
+            "outcome": row["outcome"], "limited_by": row["limited_by"], "documented_case": documented.get("case"),
+            "last_run_id": row["run_id"], "counts": {o: int(row[f"n_{o}"]) for o in OUTCOMES if row[f"n_{o}"]}}
+
+
+def kip_tables(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per KIP, per claim: each broker x client entry, and where the claim holds, is unsupported, deviates.
+
+    The documented side is what the records carry (``documented``: the KIP's quotes and the case it
+    documents for the pair), so the table sits next to the KIP's own words.
+    """
+    kips: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        kip = kips.setdefault(row["kip"], {"kip": row["kip"], "claims": {}})
+        claim = kip["claims"].setdefault(row["claim_id"], {"claim_id": row["claim_id"], "quotes": [],
+                                                           "entries": []})
+        documented = json.loads(row["documented"]) if row["documented"] else {}
+        for quote in documented.get("quotes") or []:
+            if quote not in claim["quotes"]:
+                claim["quotes"].append(quote)
+        claim["entries"].append(_entry(row))
+    for kip in kips.values():
+        for claim in kip["claims"].values():
+            claim["entries"].sort(key=lambda e: (version_key(e["broker_version"]), e["broker_mode"],
+                                                 e["client_kind"], version_key(e["client_version"])))
+            claim.update(_where(claim["entries"]))
+        kip["claims"] = [kip["claims"][key] for key in sorted(kip["claims"])]
+    return kips
+
+
+def _where(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    def pairs(selected: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        return [{"broker": f"{e['broker_version']}-{e['broker_mode']}",
+                 "client": client_label(e["client_kind"], e["client_version"]),
+                 **({"limited_by": e["limited_by"]} if e["outcome"] == "unsupported" else {})}
+                for e in selected]
+
+    return {"holds": pairs(e for e in entries if e["outcome"] == "pass"),
+            "unsupported": pairs(e for e in entries if e["outcome"] == "unsupported"),
+            "deviates": pairs(e for e in entries if e["outcome"] == "deviation"),
+            "documented": {case: pairs(e for e in entries if e["documented_case"] == case)
+                           for case in ("supported", "below")}}
+
+
+_MARK = {"pass": "holds", "unsupported": "unsupported", "deviation": "DEVIATES", "fail": "fail",
+         "infra_error": "infra error"}
+
+
+def kip_markdown(kip: Mapping[str, Any]) -> str:
+    """The reconstructed table as a KIP would print it: brokers down, clients across."""
+    out = [f"# {kip['kip']}: compatibility as observed", ""]
+    for claim in kip["claims"]:
+        out += [f"## {claim['claim_id']}", ""]
+        out += [f"> {quote}" for quote in claim["quotes"]] or ["(the records carry no quote)"]
+        clients = sorted({(e["client_kind"], e["client_version"]) for e in claim["entries"]},
+                         key=lambda c: (c[0], version_key(c[1])))
+        brokers = sorted({(e["broker_version"], e["broker_mode"]) for e in claim["entries"]},
+                         key=lambda b: (version_key(b[0]), b[1]))
+        cells = {(e["broker_version"], e["broker_mode"], e["client_kind"], e["client_version"]): e
+                 for e in claim["entries"]}
+        out += ["", "| broker | " + " | ".join(client_label(*c) for c in clients) + " |",
+                "|---|" + "---|" * len(clients)]
+        for broker in brokers:
+            row = [_md_cell(cells.get((*broker, *client))) for client in clients]
+            out.append(f"| {broker[0]}-{broker[1]} | " + " | ".join(row) + " |")
+        out.append("")
+        out.append("Observed / documented per entry: documented `supported` means the KIP says the pair "
+                   "can use the claim, `below` that it documents the fallback.")
+        out.append("")
+    return "\n".join(out)
+
+
+def _md_cell(entry: Mapping[str, Any] | None) -> str:
+    if entry is None:
+        return ""
+    text = str(_MARK.get(entry["outcome"], entry["outcome"]))
+    if entry["outcome"] == "unsupported" and entry["limited_by"]:
+        text += f" ({entry['limited_by']})"
+    if entry["documented_case"]:
+        text += f" / {entry['documented_case']}"
+    return text
+
+
+def cell_histories(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    history: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        history[row["cell_id"]].append({key: row[key] for key in row if key != "cell_id"})
+    return dict(history)
+
+
+def compute(engine: Engine, *, flaky_window: int = DEFAULT_FLAKY_WINDOW,
+            history_depth: int = DEFAULT_HISTORY_DEPTH, quarantined: int = 0,
+            as_of: str | None = None) -> Report:
+    counts = engine.rows(COUNTS_SQL)[0]
+    matrix = [dict(json.loads(row["record"]), run_started_at=row["run_started_at"])
+              for row in engine.rows(LATEST_SQL)]
+    regressions = [regression_row(row) for row in engine.rows(REGRESSIONS_SQL)]
+    flaky = engine.rows(FLAKY_SQL.format(window=int(flaky_window)))
+    kips = kip_tables(engine.rows(KIP_CELLS_SQL))
+    history = cell_histories(engine.rows(HISTORY_SQL.format(depth=int(history_depth))))
+    summary = {"as_of": as_of, "runs": int(counts["runs"]), "records": int(counts["records"]),
+               "cells": int(counts["cells"]), "quarantined": quarantined, "regressions": len(regressions),
+               "flaky": len(flaky), "flaky_window": flaky_window, "history_depth": history_depth,
+               "kips": sorted(kips)}
+    return Report(summary, matrix, regressions, flaky, kips, history)
+
+
+def _dump(value: Any) -> str:
+    return str(json.dumps(value, sort_keys=True, separators=(",", ":"), default=str))
+
+
+def _jsonl(path: Path, rows: Iterable[Any]) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for row in rows:
+            out.write(_dump(row) + "\n")
+
+
+def write(report: Report, out_dir: Path) -> list[Path]:
+    """The report's files (docs/HISTORY.md lists them); returns them in writing order."""
+    kips_dir = out_dir / "kips"
+    kips_dir.mkdir(parents=True, exist_ok=True)
+    written = [out_dir / "matrix.jsonl", out_dir / "regressions.jsonl", out_dir / "flaky.jsonl"]
+    _jsonl(written[0], report.matrix)
+    _jsonl(written[1], report.regressions)
+    _jsonl(written[2], report.flaky)
+    for name, kip in sorted(report.kips.items()):
+        (kips_dir / f"{name}.json").write_text(json.dumps(kip, sort_keys=True, indent=1) + "\n", encoding="utf-8")
+        (kips_dir / f"{name}.md").write_text(kip_markdown(kip), encoding="utf-8")
+        written += [kips_dir / f"{name}.json", kips_dir / f"{name}.md"]
+    (out_dir / "history.json").write_text(_dump(report.history) + "\n", encoding="utf-8")
+    (out_dir / "summary.json").write_text(json.dumps(report.summary, sort_keys=True, indent=1) + "\n",
+                                          encoding="utf-8")
+    return written + [out_dir / "history.json", out_dir / "summary.json"]

@@ -1,0 +1,258 @@
+"""The store: three Delta tables under one directory, written only by transactions.
+
+``records`` (one row per run x cell, partitioned by KIP), ``quarantine`` (lines that are not
+records, with the reason) and ``runs`` (one row per run).  Ingest is a MERGE keyed by
+(run_id, cell_id): re-ingesting a run changes no row, two ingests of different runs at the same
+time both land (Delta's optimistic concurrency; the loser of a commit race re-runs its MERGE).
+Layout and the partitioning choice: docs/HISTORY.md.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import unquote, urlparse
+
+from .errors import StoreError
+from .parse import QUARANTINE_COLUMNS, RECORD_COLUMNS, RunInfo, parse_records, read_run_info, records_path
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from pyspark.sql import DataFrame, SparkSession
+
+TABLES = ("records", "quarantine", "runs")
+PARTITION_COLUMN = "kip"
+COMMIT_RETRIES = 12
+T = TypeVar("T")
+
+_INT_COLUMNS = {"schema_version", "line"}
+_PARSED_COLUMNS = ("kind", "source", "line", "text", *RECORD_COLUMNS)
+
+
+def _ddl(columns: Sequence[str]) -> str:
+    return ", ".join(f"{name} {'INT' if name in _INT_COLUMNS else 'STRING'}" for name in columns)
+
+
+RECORDS_DDL = _ddl(RECORD_COLUMNS) + ", ingested_at TIMESTAMP"
+QUARANTINE_DDL = _ddl(QUARANTINE_COLUMNS) + ", ingested_at TIMESTAMP"
+RUNS_DDL = "run_id STRING, run_started_at STRING, source STRING, run_json STRING, records BIGINT, " \
+           "quarantined BIGINT, ingested_at TIMESTAMP"
+PARSED_DDL = _ddl(_PARSED_COLUMNS)
+
+
+def check_store(path: Path, *, create: bool) -> None:
+    """A store, an empty place for one (when ingesting), or one line saying what the path is instead."""
+    if path.exists() and not path.is_dir():
+        raise StoreError(f"{path} is not a history store (it is a file)")
+    entries = {p.name for p in path.iterdir()} if path.is_dir() else set()
+    stray = sorted(entries - set(TABLES))
+    if stray:
+        raise StoreError(f"{path} is not a history store (it holds {', '.join(stray[:3])}"
+                         f"{', ...' if len(stray) > 3 else ''})", hint="a store holds only records/, quarantine/, runs/")
+    if not create and not (path / "records" / "_delta_log").is_dir():
+        raise StoreError(f"{path} is not a history store yet (no records/_delta_log)",
+                         hint="kcompat history ingest RUN_DIR --store " + str(path))
+
+
+def _is_conflict(exc: BaseException) -> bool:
+    text = f"{type(exc).__name__} {exc}"
+    return any(word in text for word in ("Concurrent", "CONCURRENT", "ProtocolChanged", "MetadataChanged",
+                                         "already exists", "DELTA_TABLE_ALREADY_EXISTS", "FileAlreadyExists",
+                                         # another ingest is creating the table right now
+                                         "not empty and also not a Delta table"))
+
+
+def with_retry(action: Callable[[], T], retries: int = COMMIT_RETRIES) -> T:
+    """Run a Delta transaction, re-running it when a concurrent writer won the commit."""
+    for attempt in range(retries):
+        try:
+            return action()
+        except Exception as exc:
+            if not _is_conflict(exc) or attempt == retries - 1:
+                raise
+            time.sleep(min(0.2 * 2 ** attempt, 5.0) * random.uniform(0.5, 1.5))
+    raise AssertionError("unreachable")
+
+
+def _create_tables(spark: SparkSession, store: Path) -> None:
+    from delta.tables import DeltaTable
+
+    for name, ddl, partition in (("records", RECORDS_DDL, PARTITION_COLUMN), ("quarantine", QUARANTINE_DDL, None),
+                                 ("runs", RUNS_DDL, None)):
+        if (store / name / "_delta_log").is_dir():
+            continue  # no transaction at all for a store that has its tables
+
+        def create(name: str = name, ddl: str = ddl, partition: str | None = partition) -> None:
+            builder = DeltaTable.createIfNotExists(spark).location(str(store / name))
+            builder = builder.addColumns(spark.createDataFrame([], ddl).schema)
+            if partition:
+                builder = builder.partitionedBy(partition)
+            builder.execute()
+
+        with_retry(create)
+
+
+def _parser(runs: dict[str, RunInfo]) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
+    """The executor side: each records file (binaryFile rows) -> record and quarantine rows."""
+
+    def parse(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        import pyarrow as pa
+
+        from reports.history.parse import parse_records as parse_file
+
+        for batch in batches:
+            out: list[dict[str, Any]] = []
+            for uri, content in zip(batch.column("path").to_pylist(), batch.column("content").to_pylist()):
+                source = unquote(urlparse(uri).path)
+                run = runs.get(str(Path(source).parent)) or RunInfo(Path(source).parent.name, None)
+                parsed = parse_file(content, source, run)
+                out += [dict(row, kind="record", source=source, line=None, text=None) for row in parsed.rows]
+                out += [dict(row, source=source) for row in parsed.quarantine]
+            yield pa.RecordBatch.from_pylist(out, schema=_arrow_schema())
+
+    return parse
+
+
+def _arrow_schema() -> pa.Schema:
+    import pyarrow as pa
+
+    return pa.schema([(name, pa.int32() if name in _INT_COLUMNS else pa.string()) for name in _PARSED_COLUMNS])
+
+
+@dataclass
+class IngestResult:
+    """What one ingest did, per run: records read, rows new or changed, lines quarantined by kind."""
+
+    runs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    inserted: int = 0
+    updated: int = 0
+
+    @property
+    def quarantined(self) -> int:
+        return sum(sum(run["quarantined"].values()) for run in self.runs.values())
+
+
+def ingest(spark: SparkSession, store: Path, run_dirs: Sequence[Path]) -> IngestResult:
+    """Add run directories to the store; every check that can fail runs before anything is written."""
+    check_store(store, create=True)
+    files = [records_path(run_dir) for run_dir in run_dirs]
+    infos = {str(path.parent.resolve()): read_run_info(path.parent) for path in files}
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    raw = spark.read.format("binaryFile").load([str(path.resolve()) for path in files])
+    parsed = raw.select("path", "content").mapInArrow(_parser(infos), PARSED_DDL).persist()
+    try:
+        records = (parsed.filter("kind = 'record'")
+                   .withColumn("_rn", F.row_number().over(Window.partitionBy("run_id", "cell_id")
+                                                           .orderBy(F.desc("started_at"), F.desc("source"))))
+                   .filter("_rn = 1").select(*RECORD_COLUMNS).withColumn("ingested_at", F.current_timestamp()))
+        quarantine = (parsed.filter("kind <> 'record'")
+                      .select(*QUARANTINE_COLUMNS).withColumn("ingested_at", F.current_timestamp()))
+        result = _summarise(records, quarantine, infos)
+        store.mkdir(parents=True, exist_ok=True)
+        _create_tables(spark, store)
+        result.inserted, result.updated = with_retry(lambda: _merge(spark, store / "records", records,
+                                                                    "t.run_id = s.run_id AND t.cell_id = s.cell_id",
+                                                                    "t.record <> s.record"))
+        with_retry(lambda: _merge(spark, store / "quarantine", quarantine,
+                                  "t.run_id = s.run_id AND t.source = s.source AND t.line = s.line", None))
+        with_retry(lambda: _merge(spark, store / "runs", _runs_frame(spark, result),
+                                  "t.run_id = s.run_id",
+                                  "t.records <> s.records OR t.quarantined <> s.quarantined"))
+    finally:
+        parsed.unpersist()
+    return result
+
+
+def _summarise(records: DataFrame, quarantine: DataFrame, infos: dict[str, RunInfo]) -> IngestResult:
+    result = IngestResult()
+    by_id = {info.run_id: (source, info) for source, info in infos.items()}
+    starts = {row["run_id"]: (row["n"], row["start"])
+              for row in records.groupBy("run_id").agg({"*": "count", "run_started_at": "min"})
+              .withColumnsRenamed({"count(1)": "n", "min(run_started_at)": "start"}).collect()}
+    for run_id, (count, start) in sorted(starts.items()):
+        source, info = by_id.get(run_id, ("", RunInfo(run_id, None)))
+        result.runs[run_id] = {"records": int(count), "run_started_at": start, "source": source,
+                               "run_json": info.run_json, "quarantined": {}}
+    for row in quarantine.groupBy("run_id", "kind").count().collect():
+        run = result.runs.setdefault(row["run_id"], {"records": 0, "run_started_at": None, "source": "",
+                                                     "run_json": None, "quarantined": {}})
+        run["quarantined"][row["kind"]] = int(row["count"])
+    return result
+
+
+def _runs_frame(spark: SparkSession, result: IngestResult) -> DataFrame:
+    from pyspark.sql import functions as F
+
+    rows = [(run_id, run["run_started_at"], run["source"], run["run_json"], run["records"],
+             sum(run["quarantined"].values())) for run_id, run in sorted(result.runs.items())]
+    frame = spark.createDataFrame(rows, "run_id STRING, run_started_at STRING, source STRING, run_json STRING, "
+                                        "records BIGINT, quarantined BIGINT")
+    return frame.withColumn("ingested_at", F.current_timestamp())
+
+
+def _merge(spark: SparkSession, table: Path, source: DataFrame, on: str, changed: str | None) -> tuple[int, int]:
+    from delta.tables import DeltaTable
+
+    merge = DeltaTable.forPath(spark, str(table)).alias("t").merge(source.alias("s"), on)
+    if changed:
+        merge = merge.whenMatchedUpdateAll(condition=changed)
+    metrics = merge.whenNotMatchedInsertAll().execute()
+    if metrics is None:
+        return 0, 0
+    row = metrics.collect()[0].asDict()
+    return int(row.get("num_inserted_rows", 0)), int(row.get("num_updated_rows", 0))
+
+
+def parse_as_of(text: str) -> datetime:
+    """``2025-06-01`` means the end of that day (UTC); a full ISO time is taken as given (UTC if naive)."""
+    try:
+        if len(text) == 10:
+            moment = datetime.fromisoformat(text).replace(hour=23, minute=59, second=59, microsecond=999999)
+        else:
+            moment = datetime.fromisoformat(text)
+    except ValueError as exc:
+        raise StoreError(f"--as-of {text!r} is not a date (YYYY-MM-DD) or an ISO time") from exc
+    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+
+
+def _version_as_of(spark: SparkSession, table: Path, moment: datetime) -> int | None:
+    from delta.tables import DeltaTable
+
+    stamp = moment.strftime("%Y-%m-%d %H:%M:%S.%f")
+    rows = (DeltaTable.forPath(spark, str(table)).history().filter(f"timestamp <= timestamp'{stamp}'")
+            .agg({"version": "max"}).collect())
+    value = rows[0][0] if rows else None
+    return None if value is None else int(value)
+
+
+def load(spark: SparkSession, store: Path, as_of: datetime | None = None) -> tuple[DataFrame, DataFrame]:
+    """The records and quarantine tables, now or as the store was at ``as_of`` (Delta time travel)."""
+    check_store(store, create=False)
+    frames = []
+    for name in ("records", "quarantine"):
+        reader = spark.read.format("delta")
+        if as_of is not None:
+            version = _version_as_of(spark, store / name, as_of)
+            if version is None:
+                raise StoreError(f"the store {store} has no {name} as of {as_of.isoformat()} "
+                                 "(its first ingest is later)")
+            reader = reader.option("versionAsOf", version)
+        frames.append(reader.load(str(store / name)))
+    return frames[0], frames[1]
+
+
+def snapshot_files(spark: SparkSession, store: Path) -> list[str]:
+    """The Parquet files of the records table's current version (what DuckDB reads in the benchmark)."""
+    return sorted(unquote(urlparse(uri).path) for uri in spark.read.format("delta").load(str(store / "records"))
+                  .inputFiles())
+
+
+__all__ = ["IngestResult", "check_store", "ingest", "load", "parse_as_of", "parse_records", "snapshot_files",
+           "with_retry"]

@@ -1,0 +1,241 @@
+"""The history job on Spark: the store's transactions, the CLI's one-line errors, and the same job on a
+real standalone cluster.  One local session serves the whole module (the CLI reuses an active one)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from tests.history_builders import JAVA, WIRE, malformed_run, nightly, run_dir
+
+pytest.importorskip("pyspark")
+pytest.importorskip("delta")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    from reports.history import spark as sparking
+
+    session = sparking.start()
+    yield session
+    session.stop()
+
+
+def cli(*args: str) -> Result:
+    from reports.history.cli import history
+
+    return CliRunner().invoke(history, list(args))
+
+
+def files(out: Path) -> dict[str, str]:
+    return {p.relative_to(out).as_posix(): p.read_text() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def log_files(store: Path) -> list[str]:
+    return sorted(p.relative_to(store).as_posix() for p in store.rglob("*") if p.is_file())
+
+
+def test_out_of_order_ingests_and_quarantine(spark: Any, tmp_path: Path) -> None:
+    runs = nightly(tmp_path / "runs")
+    store = tmp_path / "store"
+    late = cli("ingest", *map(str, runs[3:]), "--store", str(store))
+    assert late.exit_code == 0, late.output
+    early = cli("ingest", *map(str, runs[:3]), str(malformed_run(tmp_path / "runs")), "--store", str(store))
+    assert early.exit_code == 0, early.output
+    assert "run run-bad: 1 records, 3 quarantined (malformed 1, torn_last_line 1, unknown_schema 1)" in early.output
+    assert early.output.strip().endswith("16 rows added, 0 changed, 3 lines quarantined")
+    out = tmp_path / "out"
+    result = cli("report", "--store", str(store), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith(f"report: 7 runs, 5 cells, 5 regressions, 1 flaky, 3 lines quarantined -> {out}")
+    regressions = [__import__("json").loads(line) for line in (out / "regressions.jsonl").read_text().splitlines()]
+    assert [(r["run_id"], r["cell_id"], r["to_outcome"]) for r in regressions] == [
+        ("run-2", WIRE, "deviation"), ("run-3", WIRE, "pass"), ("run-4", JAVA, "deviation"),
+        ("run-4", WIRE, "deviation"), ("run-5", WIRE, "pass")]
+    assert '"flips":4' in (out / "flaky.jsonl").read_text()
+
+
+def test_reingest_changes_nothing_and_spark_equals_duckdb(spark: Any, tmp_path: Path) -> None:
+    from reports.history import report as reporting
+    from reports.history.engine import DuckDBEngine
+    from reports.history.store import snapshot_files
+
+    runs = nightly(tmp_path / "runs")
+    store = tmp_path / "store"
+    assert cli("ingest", *map(str, runs), "--store", str(store)).exit_code == 0
+    before = spark.read.format("delta").load(str(store / "records")).orderBy("run_id", "cell_id").collect()
+    again = cli("ingest", *map(str, runs), "--store", str(store))
+    assert again.output.strip().endswith("0 rows added, 0 changed, 0 lines quarantined"), again.output
+    after = spark.read.format("delta").load(str(store / "records")).orderBy("run_id", "cell_id").collect()
+    assert before == after and len(after) == 30
+    assert cli("report", "--store", str(store), "--out", str(tmp_path / "spark")).exit_code == 0
+    reporting.write(reporting.compute(DuckDBEngine(snapshot_files(spark, store))), tmp_path / "duck")
+    assert files(tmp_path / "spark") == files(tmp_path / "duck")
+
+
+def test_as_of_answers_from_the_store_as_it_was(spark: Any, tmp_path: Path) -> None:
+    runs = nightly(tmp_path / "runs")
+    store = tmp_path / "store"
+    early = datetime.now(timezone.utc).isoformat()
+    assert cli("report", "--store", str(store), "--out", str(tmp_path / "x")).exit_code == 1
+    assert cli("ingest", *map(str, runs[:3]), "--store", str(store)).exit_code == 0
+    time.sleep(1.5)
+    middle = datetime.now(timezone.utc).isoformat()
+    time.sleep(1.5)
+    assert cli("ingest", *map(str, runs[3:]), "--store", str(store)).exit_code == 0
+    then = cli("report", "--store", str(store), "--out", str(tmp_path / "then"), "--as-of", middle)
+    assert "report: 3 runs, 5 cells, 2 regressions, 1 flaky" in then.output, then.output
+    too_early = cli("report", "--store", str(store), "--out", str(tmp_path / "e"), "--as-of", early)
+    assert too_early.exit_code == 1
+    assert too_early.output.strip().splitlines()[-1].startswith("kcompat: error: the store ")
+    assert "its first ingest is later" in too_early.output
+
+
+def test_bad_input_is_one_line_and_leaves_the_store_alone(spark: Any, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    assert cli("ingest", str(run_dir(tmp_path / "runs", "good", 1, {JAVA: "pass"})), "--store", str(store)).exit_code == 0
+    kept = log_files(store)
+    (tmp_path / "empty").mkdir()
+    cases = [
+        (("ingest", str(tmp_path / "empty"), "--store", str(store)), "holds no records"),
+        (("ingest", str(tmp_path / "nowhere"), "--store", str(store)), "is not a run directory"),
+        (("ingest", str(tmp_path / "runs" / "good"), "--store", str(tmp_path / "runs")), "is not a history store"),
+        (("report", "--store", str(tmp_path / "runs"), "--out", str(tmp_path / "o")), "is not a history store"),
+        (("report", "--store", str(store), "--out", str(tmp_path / "o"), "--as-of", "soon"), "is not a date"),
+    ]
+    for args, message in cases:
+        result = cli(*args)
+        lines = result.output.strip().splitlines()
+        assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith("kcompat: error: "), result.output
+        assert message in lines[0]
+    assert log_files(store) == kept
+
+
+def _ingest_process(run: Path, store: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "reports.history", "ingest", str(run), "--store", str(store),
+                             "--conf", "spark.driver.memory=512m"], cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def test_two_concurrent_ingests_neither_lose_nor_duplicate(spark: Any, tmp_path: Path) -> None:
+    runs = nightly(tmp_path / "runs")[:2]
+    store = tmp_path / "store"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    procs = [_ingest_process(run, store, env) for run in runs]
+    try:
+        outputs = [proc.communicate(timeout=300)[0] for proc in procs]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert [proc.returncode for proc in procs] == [0, 0], outputs
+    rows = spark.read.format("delta").load(str(store / "records")).groupBy("run_id").count().orderBy("run_id").collect()
+    assert [(r["run_id"], r["count"]) for r in rows] == [("run-1", 5), ("run-2", 5)]
+
+
+def test_spark_that_cannot_start_is_one_line(tmp_path: Path) -> None:
+    run = run_dir(tmp_path / "runs", "r", 1, {JAVA: "pass"})
+    env = dict(os.environ, PYTHONPATH=str(ROOT), JAVA_HOME=str(tmp_path / "no-java"))
+    result = subprocess.run([sys.executable, "-m", "reports.history", "ingest", str(run), "--store",
+                             str(tmp_path / "store")], cwd=ROOT, env=env, text=True, capture_output=True, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1].startswith("kcompat: error: Spark could not start: ")
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "store").exists()
+
+
+class StandaloneCluster:
+    """A Spark master and one worker from the pyspark installation, on 127.0.0.1, stopped on every exit."""
+
+    def __init__(self, work: Path):
+        from reports.history.submit import spark_home
+
+        self.home = spark_home()
+        self.work = work
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.env = dict(os.environ, SPARK_HOME=str(self.home), SPARK_LOCAL_IP="127.0.0.1",
+                        SPARK_NO_DAEMONIZE="1", PYSPARK_PYTHON=sys.executable)
+
+    def _spawn(self, name: str, *args: str) -> Path:
+        log = self.work / f"{name}.log"
+        with log.open("wb") as out:
+            self.procs.append(subprocess.Popen([str(self.home / "bin" / "spark-class"), *args], env=self.env,
+                                               stdout=out, stderr=subprocess.STDOUT, start_new_session=True))
+        return log
+
+    def _wait(self, log: Path, text: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in log.read_text(errors="replace"):
+                return
+            if any(proc.poll() is not None for proc in self.procs):
+                break
+            time.sleep(0.5)
+        raise AssertionError(f"waited {timeout:.0f} s for {text!r}; log: {log}")
+
+    def start(self, port: int) -> str:
+        master = self._spawn("master", "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
+                             "--port", str(port), "--webui-port", "0")
+        self._wait(master, "I have been elected leader", 90)
+        url = f"spark://127.0.0.1:{port}"
+        self._spawn("worker", "org.apache.spark.deploy.worker.Worker", url, "--host", "127.0.0.1", "--cores", "1",
+                    "--memory", "1g", "--webui-port", "0", "--work-dir", str(self.work / "work"))
+        self._wait(master, "Registering worker", 90)
+        return url
+
+    def stop(self) -> None:
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                os.killpg(proc.pid, 15)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+                proc.wait()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_the_same_job_on_a_standalone_cluster(spark: Any, tmp_path: Path) -> None:
+    from reports.history.submit import build_archive, command
+
+    runs = nightly(tmp_path / "runs")
+    local_store, cluster_store = tmp_path / "local", tmp_path / "cluster"
+    assert cli("ingest", *map(str, runs), "--store", str(local_store)).exit_code == 0
+    assert cli("report", "--store", str(local_store), "--out", str(tmp_path / "local-out")).exit_code == 0
+    archive = build_archive(tmp_path / "kcompat-history.zip")
+    cluster = StandaloneCluster(tmp_path)
+    try:
+        url = cluster.start(_free_port())
+        env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", PYTHONPATH="")
+        for args in (["ingest", *map(str, runs), "--store", str(cluster_store)],
+                     ["report", "--store", str(cluster_store), "--out", str(tmp_path / "cluster-out")]):
+            with (tmp_path / "submit.log").open("w") as log:
+                done = subprocess.run(command(url, args, archive), cwd=tmp_path, env=env, text=True,
+                                      stdout=log, stderr=subprocess.STDOUT, timeout=600)
+            assert done.returncode == 0, (tmp_path / "submit.log").read_text()[-3000:]
+    finally:
+        cluster.stop()
+    assert all(proc.poll() is not None for proc in cluster.procs)
+    assert files(tmp_path / "cluster-out") == files(tmp_path / "local-out")
+    shutil.rmtree(tmp_path / "work", ignore_errors=True)

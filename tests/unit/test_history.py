@@ -1,0 +1,135 @@
+"""The history's pure parts: parsing run directories, the store checks, and the report's SQL and files.
+
+The SQL runs here on DuckDB (no JVM); tests/integration/test_history.py runs the same on Spark.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reports.history import report as reporting
+from reports.history.errors import RunDirError, StoreError
+from reports.history.parse import parse_run_dir, quarantine_counts, records_path, utc_iso
+from reports.history.store import check_store, parse_as_of
+from tests.history_builders import ACL, CONFLUENT, JAVA, OLD_JAVA, WIRE, malformed_run, nightly, run_dir
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def engine_over(tmp_path: Path, run_dirs: list[Path]) -> reporting.Engine:
+    from reports.history.engine import DuckDBEngine
+
+    rows = [row for d in run_dirs for row in parse_run_dir(d).rows]
+    path = tmp_path / "records.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    return DuckDBEngine([str(path)])
+
+
+def test_a_malformed_run_quarantines_every_kind_and_keeps_its_record(tmp_path: Path) -> None:
+    parsed = parse_run_dir(malformed_run(tmp_path))
+    assert [row["cell_id"] for row in parsed.rows] == [ACL]
+    assert [(q["line"], q["kind"]) for q in parsed.quarantine] == [
+        (2, "malformed"), (3, "unknown_schema"), (4, "torn_last_line")]
+    assert quarantine_counts(parsed.quarantine) == {"malformed": 1, "unknown_schema": 1, "torn_last_line": 1}
+    assert "schema_version 99" in parsed.quarantine[1]["reason"]
+    assert parsed.rows[0]["run_started_at"] == "2025-01-07T01:00:00.000000Z"
+
+
+def test_a_cells_last_line_is_its_verdict_and_a_run_without_run_json_starts_at_its_first_cell(tmp_path: Path) -> None:
+    path = run_dir(tmp_path, "r", 3, {JAVA: "fail"})
+    from harness.records import append_record
+
+    from tests.history_builders import record
+    append_record(path / "records.jsonl", record("r", JAVA, "pass", day=3, attempt=2))
+    (path / "run.json").unlink()
+    parsed = parse_run_dir(path)
+    assert [(r["outcome"], json.loads(r["record"])["attempt"]) for r in parsed.rows] == [("pass", 2)]
+    assert parsed.rows[0]["run_started_at"] == "2025-01-03T02:00:00.000000Z"
+
+
+def test_run_dirs_without_records_are_one_line_errors(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(RunDirError, match="holds no records"):
+        records_path(tmp_path / "empty")
+    with pytest.raises(RunDirError, match="is not a run directory"):
+        records_path(tmp_path / "missing")
+
+
+def test_a_path_that_is_not_a_store_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(StoreError, match=r"is not a history store \(it holds notes.txt\)"):
+        check_store(tmp_path, create=True)
+    with pytest.raises(StoreError, match="it is a file"):
+        check_store(tmp_path / "notes.txt", create=True)
+    with pytest.raises(StoreError, match="not a history store yet"):
+        check_store(tmp_path / "new", create=False)
+    check_store(tmp_path / "new", create=True)
+
+
+def test_as_of_dates() -> None:
+    assert parse_as_of("2025-01-03").isoformat() == "2025-01-03T23:59:59.999999+00:00"
+    assert parse_as_of("2025-01-03T05:00:00+02:00").isoformat() == "2025-01-03T03:00:00+00:00"
+    with pytest.raises(StoreError, match="is not a date"):
+        parse_as_of("yesterday")
+    assert utc_iso("2025-01-03T05:00:00Z") == "2025-01-03T05:00:00.000000Z"
+
+
+def test_regressions_say_what_changed_and_ignore_infra_errors(tmp_path: Path) -> None:
+    result = reporting.compute(engine_over(tmp_path, nightly(tmp_path / "runs")))
+    assert [(r["run_id"], r["cell_id"], r["from_outcome"], r["to_outcome"], r["changed"]) for r in result.regressions] == [
+        ("run-2", WIRE, "pass", "deviation", {}),
+        ("run-3", WIRE, "deviation", "pass", {}),
+        ("run-4", JAVA, "pass", "deviation", {"java_version": {"from": "17.0.15", "to": "21.0.4"}}),
+        ("run-4", WIRE, "pass", "deviation", {}),
+        ("run-5", WIRE, "deviation", "pass", {}),
+    ]
+    assert result.regressions[2] == {
+        "cell_id": JAVA, "claim_id": "KIP-525/validate-only-returns-configs", "broker_version": "2.4.1",
+        "client_kind": "java", "client_version": "3.7.0", "from_outcome": "pass", "to_outcome": "deviation",
+        "run_id": "run-4", "from_run_id": "run-3", "run_started_at": "2025-01-04T01:00:00.000000Z",
+        "changed": {"java_version": {"from": "17.0.15", "to": "21.0.4"}}}
+
+
+@pytest.mark.parametrize(("window", "expected"), [(10, [(WIRE, 4, 6)]), (4, [(WIRE, 2, 4)]), (3, [])])
+def test_flaky_cells_flip_with_nothing_changed(tmp_path: Path, window: int,
+                                               expected: list[tuple[str, int, int]]) -> None:
+    result = reporting.compute(engine_over(tmp_path, nightly(tmp_path / "runs")), flaky_window=window)
+    assert [(f["cell_id"], f["flips"], f["runs"]) for f in result.flaky] == expected
+    if expected:
+        assert result.flaky[0]["last_outcome"] == "pass" and result.flaky[0]["last_run_id"] == "run-6"
+
+
+def test_latest_matrix_kip_table_and_history(tmp_path: Path) -> None:
+    result = reporting.compute(engine_over(tmp_path, nightly(tmp_path / "runs")), history_depth=2)
+    assert [(m["cell_id"], m["outcome"], m["run_id"]) for m in result.matrix] == sorted([
+        (ACL, "pass", "run-6"), (CONFLUENT, "unsupported", "run-6"), (JAVA, "deviation", "run-6"),
+        (OLD_JAVA, "unsupported", "run-6"), (WIRE, "pass", "run-6")])
+    claim = result.kips["KIP-525"]["claims"][0]
+    assert claim["holds"] == [{"broker": "2.4.1-zk", "client": "wire 0.5.0"}]
+    assert claim["deviates"] == [{"broker": "2.4.1-zk", "client": "java 3.7.0"}]
+    assert claim["unsupported"] == [{"broker": "2.3.1-zk", "client": "java 3.7.0", "limited_by": "client"},
+                                    {"broker": "2.4.1-zk", "client": "confluent 2.16.1", "limited_by": "client"}]
+    assert claim["documented"]["supported"] == [{"broker": "2.4.1-zk", "client": "java 3.7.0"},
+                                                {"broker": "2.4.1-zk", "client": "wire 0.5.0"}]
+    java = [e for e in claim["entries"] if e["client_kind"] == "java" and e["broker_version"] == "2.4.1"][0]
+    assert java["counts"] == {"pass": 3, "deviation": 3}
+    markdown = reporting.kip_markdown(result.kips["KIP-525"])
+    assert "| broker | confluent 2.16.1 | java 3.7.0 | wire 0.5.0 |" in markdown
+    assert "| 2.3.1-zk |  | unsupported (client) / below |  |" in markdown
+    assert "| 2.4.1-zk | unsupported (client) / below | DEVIATES / supported | holds / supported |" in markdown
+    assert [h["run_id"] for h in result.history[ACL]] == ["run-5", "run-6"]
+    assert result.summary["runs"] == 6 and result.summary["cells"] == 5 and result.summary["records"] == 30
+
+
+def test_written_files(tmp_path: Path) -> None:
+    result = reporting.compute(engine_over(tmp_path, nightly(tmp_path / "runs")))
+    written = reporting.write(result, tmp_path / "out")
+    names = [p.relative_to(tmp_path / "out").as_posix() for p in written]
+    assert names == ["matrix.jsonl", "regressions.jsonl", "flaky.jsonl", "kips/KIP-140.json", "kips/KIP-140.md",
+                     "kips/KIP-525.json", "kips/KIP-525.md", "history.json", "summary.json"]
+    assert len((tmp_path / "out" / "regressions.jsonl").read_text().splitlines()) == 5
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["flaky"] == 1
