@@ -136,6 +136,21 @@ def metadata_request(version: int, topics: tuple[Any, ...] | None) -> Any:
                          include_cluster_authorized_operations=False, include_topic_authorized_operations=False)
 
 
+@dataclass(frozen=True)
+class ResponseFrame:
+    """One response as received: header and body, without the 4-byte size prefix."""
+
+    api_key: int
+    version: int
+    correlation_id: int
+    data: bytes
+
+    @property
+    def wire_bytes(self) -> int:
+        """Bytes the response took on the socket, size prefix included."""
+        return len(self.data) + 4
+
+
 class SaslRefused(WireError):
     """The broker answered the SASL exchange with a refusal (bad credentials): a Kafka answer, not a fault."""
 
@@ -164,6 +179,14 @@ class WireConnection:
 
     def send(self, request: Any) -> Any:
         """Send one request and return the decoded response entity."""
+        return self.decode(self.exchange(request))
+
+    def exchange(self, request: Any) -> ResponseFrame:
+        """Send one request and return its response undecoded, as it came off the socket.
+
+        For measuring what a response costs on the wire (bench/listing.py)
+        apart from decoding it in Python; ``send`` is ``decode(exchange())``.
+        """
         api_key, version = int(request.__api_key__), int(request.__version__)
         correlation_id = next(self._correlation)
         header = request.__header_schema__(
@@ -174,16 +197,20 @@ class WireConnection:
         entity_writer(type(header))(body, header)
         entity_writer(type(request))(body, request)
         self._write_frame(body.getvalue())
+        return ResponseFrame(api_key, version, correlation_id, self._read_frame())
+
+    def decode(self, frame: ResponseFrame) -> Any:
+        """The response entity of a frame ``exchange`` returned."""
         # ApiVersions responses always use header v0 so old clients can read
         # the error; kio's response schema says which header each one uses.
+        api_key, version = frame.api_key, frame.version
         response_type = load_response_schema(api_key, version)
-        frame = self._read_frame()
         try:
-            response_header, offset = entity_reader(response_type.__header_schema__)(frame, 0)
-            if response_header.correlation_id != correlation_id:
+            response_header, offset = entity_reader(response_type.__header_schema__)(frame.data, 0)
+            if response_header.correlation_id != frame.correlation_id:
                 raise WireError(f"{self.address} answered correlation id "
-                                f"{response_header.correlation_id}, expected {correlation_id}")
-            response, _ = entity_reader(response_type)(frame, offset)
+                                f"{response_header.correlation_id}, expected {frame.correlation_id}")
+            response, _ = entity_reader(response_type)(frame.data, offset)
         except WireError:
             raise
         except Exception as exc:  # kio raises plain ValueErrors on malformed data
