@@ -71,6 +71,10 @@ def names_only_bytes(names: list[str]) -> int:
     return FRAME_AND_HEADER + LIST_TOPICS_FIXED + sum(PER_TOPIC_FIXED + len(n.encode()) for n in names)
 
 
+class CreationTimeout(Exception):
+    """The topics of a count were not all created (with a leader) within --create-timeout."""
+
+
 @dataclass
 class Listing:
     """One way of listing all topics, measured at one topic count."""
@@ -91,6 +95,7 @@ class Row:
     broker: str
     topics: int
     create_s: float
+    """Seconds creating all ``topics`` took (every CreateTopics up to this count, and the wait for leaders)."""
     names_only: int
     listings: list[Listing]
 
@@ -162,7 +167,7 @@ def create_up_to(client: WireClient, conn: WireConnection, version: int, have: i
         if bad:
             sys.exit(f"bench: CreateTopics answered {bad[0].resource}: error {bad[0].error_code} {bad[0].error_message}")
         if time.monotonic() > deadline:
-            sys.exit(f"bench: creating {want} topics took longer than --create-timeout (reached {first + batch})")
+            raise CreationTimeout(f"{first + len(topics):,} of {want:,} topics requested when --create-timeout ran out")
     while True:
         response = conn.send(metadata_request(version, None))
         led = sum(1 for t in response.topics if str(t.name).startswith(PREFIX) and int(t.error_code) == 0
@@ -170,12 +175,13 @@ def create_up_to(client: WireClient, conn: WireConnection, version: int, have: i
         if led >= want:
             return time.monotonic() - started
         if time.monotonic() > deadline:
-            sys.exit(f"bench: after --create-timeout Metadata lists {led} of {want} topics with a leader")
+            raise CreationTimeout(f"Metadata listed {led:,} of {want:,} topics with a leader when "
+                                  "--create-timeout ran out")
         time.sleep(0.2)
 
 
 def measure_broker(config: HarnessConfig, version: str, mode: str, counts: list[int], args: argparse.Namespace,
-                   load: LoadWatch) -> list[Row]:
+                   load: LoadWatch, notes: list[str]) -> list[Row]:
     spec = ClusterSpec.of(version, mode)  # type: ignore[arg-type]
     label = f"{spec.version} {mode}"
     progress = (lambda line: print(f"  [{label}] {line}", file=sys.stderr)) if args.verbose else None
@@ -184,23 +190,30 @@ def measure_broker(config: HarnessConfig, version: str, mode: str, counts: list[
         client = WireClient(Endpoint(cluster.bootstrap_servers), timeout=120.0)
         try:
             conn, offered = client.connection()
-            rows = measure_counts(client, conn, offered, label, counts, args, load)
+            rows = measure_counts(client, conn, offered, label, counts, args, load, notes)
         finally:
             client.close()
     return rows
 
 
 def measure_counts(client: WireClient, conn: WireConnection, offered: dict[int, ApiVersionRange], label: str,
-                   counts: list[int], args: argparse.Namespace, load: LoadWatch) -> list[Row]:
+                   counts: list[int], args: argparse.Namespace, load: LoadWatch, notes: list[str]) -> list[Row]:
+    """Each count in turn; a count not created in time ends this broker's rows with a note."""
     negotiated = max(1, pick_version(METADATA, offered))  # the rule of WireClient.list_topics
     versions = [negotiated] + ([0] if offered[METADATA].min_version == 0 else [])
     has_dtp = DESCRIBE_TOPIC_PARTITIONS in offered
     deadline = time.monotonic() + args.create_timeout
-    rows, have = [], 0
+    rows, have, total = [], 0, 0.0
     for count in counts:
         print(f"[{label}] creating topics {have}..{count - 1}", file=sys.stderr)
-        took = create_up_to(client, conn, negotiated, have, count, args.batch, deadline)
-        have = count
+        try:
+            took = create_up_to(client, conn, negotiated, have, count, args.batch, deadline)
+        except CreationTimeout as exc:
+            notes.append(f"{label}: {count:,} topics not measured: {exc} "
+                         f"({args.create_timeout:.0f} s for all of this broker's topics)")
+            print(f"[{label}] {notes[-1]}", file=sys.stderr)
+            break
+        have, total = count, total + took
         load.sample()
         listings: list[Listing] = []
         names: list[str] = []
@@ -215,17 +228,17 @@ def measure_counts(client: WireClient, conn: WireConnection, offered: dict[int, 
                 print(f"[{label}] DescribeTopicPartitions listed {len(listed)} topics, Metadata {len(names)}",
                       file=sys.stderr)
         load.sample()
-        rows.append(Row(label, count, took, names_only_bytes(names), listings))
+        rows.append(Row(label, count, total, names_only_bytes(names), listings))
         print(f"[{label}] {count} topics: created in {took:.1f}s; " +
               "; ".join(f"{x.how} {x.wire_bytes} B {x.median_ms:.1f} ms" for x in listings), file=sys.stderr)
     return rows
 
 
-def report(rows: list[Row], load: LoadWatch, command: str) -> None:
+def report(rows: list[Row], load: LoadWatch, command: str, notes: list[str]) -> None:
     print(f"Machine: {os.cpu_count()} cores (shared), {platform.platform()}, Python {platform.python_version()}; "
           f"1-minute load average during the measurements: {load.text()}")
     print(f"Command: {command}\n")
-    print("| broker | topics | created in s | listing | pages | topics listed | response bytes | "
+    print("| broker | topics | all created in s | listing | pages | topics listed | response bytes | "
           "bytes per topic | round trip p50 ms | names-only bytes (KIP-142) | ratio |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
@@ -233,6 +246,8 @@ def report(rows: list[Row], load: LoadWatch, command: str) -> None:
             print(f"| {row.broker} | {row.topics:,} | {row.create_s:.1f} | {listing.how} | {listing.pages} | "
                   f"{listing.listed:,} | {listing.wire_bytes:,} | {listing.wire_bytes / max(1, listing.listed):.1f} | "
                   f"{listing.median_ms:.1f} | {row.names_only:,} | {listing.wire_bytes / row.names_only:.1f} |")
+    for note in notes:
+        print(f"\n{note}")
 
 
 def main() -> None:
@@ -253,10 +268,11 @@ def main() -> None:
     config = HarnessConfig.resolve()
     load = LoadWatch()
     rows: list[Row] = []
+    notes: list[str] = []
     for item in args.brokers.split(","):
         version, mode = item.split(":")
-        rows += measure_broker(config, version, mode, counts, args, load)
-    report(rows, load, " ".join([".venv/bin/python bench/listing.py", *sys.argv[1:]]))
+        rows += measure_broker(config, version, mode, counts, args, load, notes)
+    report(rows, load, " ".join([".venv/bin/python bench/listing.py", *sys.argv[1:]]), notes)
 
 
 if __name__ == "__main__":
