@@ -97,6 +97,7 @@ class Record:
     request_version: int | None = None
     required_versions: dict[str, int | None] = field(default_factory=dict)
     broker_max_version: int | None = None
+    broker_min_version: int | None = None
     client_max_version: int | None = None
     limited_by: LimitedBy | None = None
     documented: dict[str, Any] = field(default_factory=dict)

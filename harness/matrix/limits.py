@@ -1,6 +1,7 @@
-"""The newest request version of an API each side of a cell can use: the input to ``limited_by``.
+"""The request versions of an API each side of a cell can use: the input to ``limited_by``.
 
-Broker side: what it advertised in ApiVersions at boot.  Client side, from
+Broker side: the range it advertised in ApiVersions at boot (Kafka 4.x
+raised the minimum of many APIs, KIP-896, so its lower end matters too).  Client side, from
 the client itself wherever it can say: the wire probe's kio schemas (or its
 pinned version), kafka-clients' ``ApiKeys.latestVersion()`` asked in the
 sidecar; for librdkafka, which can't be asked, the catalog's table.
@@ -22,6 +23,11 @@ from .claims import API_KEYS
 def broker_max_version(advertised: Iterable[ApiVersionRange], api: str) -> int | None:
     key = API_KEYS[api]
     return next((r.max_version for r in advertised if r.api_key == key), None)
+
+
+def broker_min_version(advertised: Iterable[ApiVersionRange], api: str) -> int | None:
+    key = API_KEYS[api]
+    return next((r.min_version for r in advertised if r.api_key == key), None)
 
 
 def api_constant(api: str) -> str:

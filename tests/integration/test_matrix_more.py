@@ -128,8 +128,10 @@ def test_the_policy_on_every_broker(cells: dict[str, Record], broker: str) -> No
 
 def test_create_topics_v0_and_v1_are_gone_from_4_x(cells: dict[str, Record]) -> None:
     for claim in ("violation-message-from-v1", "validate-only-creates-nothing"):
-        refused = _cell(cells, f"KIP-108/{claim}[4.4.0-kraft|wire@v1]")
-        assert (refused.outcome, refused.observed["exception"]) == ("deviation", "UnsupportedVersion")
+        refused = _cell(cells, f"KIP-108/{claim}[4.4.0-kraft|wire@v1]")  # KIP-896: below the broker's minimum
+        assert (refused.outcome, refused.limited_by, refused.observed["exception"]) == (
+            "unsupported", "broker", "UnsupportedVersion")
+        assert refused.broker_min_version == 2 and refused.documented["case"] == "refused"
 
 
 @pytest.mark.parametrize("broker", ["0.11.0.3-zk", "1.1.1-zk", "2.8.2-zk", "3.9.2-kraft", "4.4.0-kraft"])
