@@ -255,6 +255,11 @@ class JavaClient:
              "operation": a.operation, "permission": a.permission, "host": a.host, "pattern": a.pattern,
              "label": a.label} for a in acls]})
 
+    def describe_topics(self, names: Sequence[str] = ()) -> AdminResult:
+        """Admin.describeTopics: DescribeTopicPartitions where the release and the broker have it (KIP-966,
+        kafka-clients 3.8+), Metadata otherwise; the request version recorded is DescribeTopicPartitions'."""
+        return self._call("describe_topics", {"topics": list(names)})
+
     def client_api_versions(self) -> dict[str, int]:
         """The newest request version this kafka-clients can send, per API (``ApiKeys`` name, e.g. CREATE_TOPICS)."""
         versions: dict[str, int] = self.sidecar.call("api_versions", None, {})["api_versions"]

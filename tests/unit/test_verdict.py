@@ -118,6 +118,23 @@ def test_a_client_within_the_brokers_range_keeps_the_claims_own_verdict(claim) -
     assert (below.outcome, below.limited_by, below.documented["case"]) == ("unsupported", "client", "below")
 
 
+def test_a_release_bound_makes_older_brokers_short_whatever_their_request_versions(
+        tmp_path: Path) -> None:
+    path = tmp_path / "DOCS-x.toml"
+    path.write_text(CLAIM.replace('kip = "KIP-7"', 'kip = "DOCS-x"').replace('versions = "5+"',
+                                                                              'versions = "0+"\nbrokers = ">=2.0"'))
+    bounded = load_claims_file(path).claims[0]
+    old, new = KafkaVersion.parse("1.1.1"), KafkaVersion.parse("2.0.1")
+    assert limited_by(0, Limits(2, 7, 0, old), bounded.brokers_since) == "broker"
+    assert limited_by(0, Limits(2, 7, 0, new), bounded.brokers_since) is None
+    assert limited_by(0, Limits(2, 7, 0, None), bounded.brokers_since) is None  # release unknown: no bound
+    fallback = judge(bounded, "wire", Limits(2, 7, 0, old), {"configs": {"absent": True}})
+    assert (fallback.outcome, fallback.limited_by, fallback.documented["case"]) == ("deviation", "broker", "below")
+    assert judge(bounded, "wire", Limits(2, 7, 0, old), {}).outcome == "unsupported"
+    assert judge(bounded, "wire", Limits(2, 7, 0, new), {"error": "NONE", "configs": 1,
+                                                          "num_partitions": 3}).outcome == "pass"
+
+
 @pytest.mark.parametrize(("documented", "observed", "expected"), [
     ({"absent": True}, ABSENT, True), ({"absent": True}, None, False), ({"null": True}, None, True),
     ({"missing": True}, ABSENT, True), ({"missing": True}, None, True), ({"missing": True}, "", False),
