@@ -416,10 +416,14 @@ def load_claim_book(directory: Path) -> ClaimBook:
     return ClaimBook({kip.kip: kip for kip in map(load_claims_file, files)})
 
 
+def document_order(kip: str) -> tuple[int, int, str]:
+    """KIPs by number, then the docs excerpts (``DOCS-*``) by name: the order of files, summaries, pages."""
+    number = kip.split("-", 1)[-1]
+    return (0, int(number), "") if kip.startswith("KIP-") and number.isdigit() else (1, 0, kip)
+
+
 def _file_order(path: Path) -> tuple[int, int, str]:
-    """KIPs by number, then the docs excerpts by name."""
-    number = path.stem.split("-")[1]
-    return (0, int(number), "") if path.stem.startswith("KIP-") and number.isdigit() else (1, 0, path.stem)
+    return document_order(path.stem)
 
 
 def sources_dir() -> Path:
@@ -452,5 +456,5 @@ def iter_quotes(book: ClaimBook) -> Iterator[tuple[str, str, str]]:
 
 
 __all__ = ["BROKER_PLUGINS", "SASL_USERS", "BrokerPlugin", "Claim", "ClaimBook", "ClaimError", "ClusterNeeds", "Documented", "KipClaims", "Statement",
-           "claims_dir", "load_claim_book", "sources_dir", "load_claims_file", "normalise_kip"]
+           "claims_dir", "document_order", "load_claim_book", "sources_dir", "load_claims_file", "normalise_kip"]
 
