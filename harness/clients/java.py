@@ -265,6 +265,11 @@ class JavaClient:
         versions: dict[str, int] = self.sidecar.call("api_versions", None, {})["api_versions"]
         return versions
 
+    def client_oldest_versions(self) -> dict[str, int]:
+        """The oldest request version this kafka-clients still sends, per API (4.0 dropped many, KIP-896)."""
+        versions: dict[str, int] = self.sidecar.call("api_versions", None, {}).get("oldest_versions", {})
+        return versions
+
     def public_methods(self, class_name: str) -> tuple[str, ...] | None:
         """Sorted public method names of a class of this release (``Object``'s left out); None if it has none."""
         methods: list[str] | None = self.sidecar.call("methods", None, {"class": class_name})["methods"]

@@ -36,6 +36,7 @@ def api_constant(api: str) -> str:
 
 
 _JAVA: dict[str, dict[str, int]] = {}
+_JAVA_OLDEST: dict[str, dict[str, int]] = {}
 
 
 def client_max_version(client: AdminClient, ref: ClientRef, api: str) -> int | None:
@@ -50,3 +51,17 @@ def client_max_version(client: AdminClient, ref: ClientRef, api: str) -> int | N
             _JAVA[ref.version] = client.client_api_versions()
         return _JAVA[ref.version].get(api_constant(api))
     return load_catalog().confluent_max_version(client.version, api)
+
+
+def client_min_version(client: AdminClient, ref: ClientRef, api: str) -> int | None:
+    """The oldest request version the client can send, None where it can't be asked (librdkafka).  The wire
+    probe's is kio's oldest even when pinned: pinned, it sends its version whatever the broker offers."""
+    if ref.kind == "wire":
+        versions = client_versions(API_KEYS[api])
+        return versions[0] if versions else None
+    if ref.kind == "java":
+        assert ref.version is not None and isinstance(client, JavaClient)
+        if ref.version not in _JAVA_OLDEST:
+            _JAVA_OLDEST[ref.version] = client.client_oldest_versions()
+        return _JAVA_OLDEST[ref.version].get(api_constant(api))
+    return None

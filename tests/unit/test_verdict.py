@@ -112,6 +112,16 @@ def test_refused_only_below_a_known_minimum(limits: Limits, refused: bool) -> No
     assert limits.refused is refused
 
 
+def test_a_broker_below_the_clients_oldest_version_is_unsupported_by_the_client(claim) -> None:  # type: ignore[no-untyped-def]
+    # kafka-clients 4.x sends CreateAcls v2+ only; a 1.1 broker offers v0
+    limits = Limits(0, 3, 0, None, 2)
+    assert limits.client_refuses and not limits.refused and limited_by(0, limits) == "client"
+    refused = judge(claim, "java", limits, {"exception": "UnsupportedVersionException", "error": "UNSUPPORTED_VERSION"})
+    assert (refused.outcome, refused.limited_by, refused.documented["case"]) == ("unsupported", "client", "refused")
+    assert refused.documented["client_versions"] == {"min": 2, "max": 3}
+    assert not Limits(3, 3, 0, None, 2).client_refuses and not Limits(None, 3, None, None, 2).client_refuses
+
+
 def test_a_client_within_the_brokers_range_keeps_the_claims_own_verdict(claim) -> None:  # type: ignore[no-untyped-def]
     assert judge(claim, "wire", Limits(7, 7, 2), {"error": "NONE", "configs": 3, "num_partitions": 3}).outcome == "pass"
     below = judge(claim, "wire", Limits(7, 4, 2), {"error": "NONE"})  # v4: accepted by the broker, below the claim
