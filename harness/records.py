@@ -35,7 +35,7 @@ ACCEPTED: frozenset[str] = frozenset({"pass", "unsupported", "deviation"})
 LimitedBy = Literal["broker", "client", "both"]
 LIMITED_BY: tuple[LimitedBy, ...] = ("broker", "client", "both")
 
-_CELL_ID = re.compile(r"^(?P<claim>KIP-\d+/[a-z0-9][a-z0-9-]*)\[(?P<broker>\d+(?:\.\d+){1,3})-(?P<mode>zk|kraft)"
+_CELL_ID = re.compile(r"^(?P<claim>(?:KIP-\d+|DOCS-[a-z][a-z0-9-]*)/[a-z0-9][a-z0-9-]*)\[(?P<broker>\d+(?:\.\d+){1,3})-(?P<mode>zk|kraft)"
                       r"\|(?P<client>[a-z]+(?::\d+(?:\.\d+){1,3})?(?:@v\d+)?)\]$")
 
 
@@ -97,6 +97,7 @@ class Record:
     request_version: int | None = None
     required_versions: dict[str, int | None] = field(default_factory=dict)
     broker_max_version: int | None = None
+    broker_min_version: int | None = None
     client_max_version: int | None = None
     limited_by: LimitedBy | None = None
     documented: dict[str, Any] = field(default_factory=dict)

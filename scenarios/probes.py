@@ -16,7 +16,7 @@ from typing import Any
 
 
 from fixtures.matrix import Probe, ProbeContext, ProbeFailed
-from harness.clients import AdminResult, ConfigTarget, NewPartitions, NewTopic, ResourceOutcome, error_name
+from harness.clients import AclSpec, AdminResult, ConfigTarget, NewPartitions, NewTopic, ResourceOutcome, error_name
 from harness.clients.java import JavaClient
 from harness.clients.wire import plain
 from harness.protocol import METADATA, build_request, encoded_size, client_versions, metadata_request, pick_version, request_fields
@@ -67,6 +67,7 @@ def create_topic(ctx: ProbeContext) -> dict[str, Any]:
     """CreateTopics of one new topic; ``created`` is settled by creating it again as the super user."""
     name = ctx.topic("kc")
     args = ctx.args
+    ctx.grant_topic(name)
     topic = NewTopic(name, args.get("partitions", 1), args.get("replication_factor", 1),
                      configs=dict(args.get("configs", {})))
     result = ctx.call("create_topics", [topic], validate_only=bool(args.get("validate_only", False)))
@@ -99,6 +100,7 @@ def describe_configs(ctx: ProbeContext) -> dict[str, Any]:
     if args.get("resource", "topic") == "topic":
         target = ConfigTarget("topic", ctx.topic("kc"))
         ctx.create_topic(target.name, args.get("topic_configs"))
+        ctx.grant_topic(target.name)
     else:
         target = ConfigTarget("broker", str(ctx.cluster.brokers[0].node_id))
     result = ctx.call("describe_configs", [target], include_synonyms=bool(args.get("include_synonyms", False)),
@@ -170,6 +172,7 @@ def create_partitions(ctx: ProbeContext) -> dict[str, Any]:
     if target != "unknown":
         ctx.create_topic(name, partitions=initial, replication_factor=args.get("replication_factor", 1))
         _await_partitions(ctx, name, initial)
+        ctx.grant_topic(name)
     assignments = args.get("assignments")
     request = [NewPartitions(name, args["count"], assignments)] * (2 if target == "duplicate" else 1)
     extra: dict[str, Any] = {}
@@ -320,6 +323,50 @@ def list_topics(ctx: ProbeContext) -> dict[str, Any]:
     return observed
 
 
+def create_acls(ctx: ProbeContext) -> dict[str, Any]:
+    """CreateAcls of one binding as the cell's user; ``created`` is settled by DescribeAcls as the super user
+    (bounded: a KRaft broker lists a new ACL once it has applied the controller's record)."""
+    binding = AclSpec("topic", ctx.topic("acl"), "User:kcompat-nobody", "READ")
+    result = ctx.call("create_acls", [binding])
+    observed, _ = _common(result)
+    deadline = time.monotonic() + (SETTLE if observed.get("error") == "NONE" else 0.0)
+    while True:
+        listed = ctx.admin.describe_acls("topic", binding.resource_name)
+        if listed.exception:
+            raise ProbeFailed(f"checking whether {binding.label} exists: DescribeAcls as the super user gave "
+                              f"{listed.exception}")
+        observed["created"] = binding.label in {r.resource for r in listed.resources}
+        if observed["created"] or time.monotonic() >= deadline:
+            return observed
+        time.sleep(0.1)
+
+
+def describe_topics_listing(ctx: ProbeContext) -> dict[str, Any]:
+    """Which of two topics the user sees through Metadata and through describe-topics (DescribeTopicPartitions
+    where the client and broker have it), the user being granted Describe on the first only."""
+    shown, hidden = ctx.topic("shown"), ctx.topic("hidden")
+    for name in (shown, hidden):
+        ctx.create_topic(name)
+    ctx.grant([AclSpec("topic", shown, ctx.principal, "DESCRIBE")])
+    labels = {shown: "shown", hidden: "hidden"}
+    listed = ctx.client.list_topics()  # not ctx.call: the cell's request_version is DescribeTopicPartitions'
+    observed: dict[str, Any] = {"exception": _simple(listed.exception)}
+    if listed.exception is None:
+        observed["metadata_listed"] = sorted(labels[r.resource] for r in listed.resources if r.resource in labels
+                                             and r.error_code == 0)
+    # the wire probe uses the API's listing mode (no names); the other clients can only describe names
+    described = ctx.call("describe_topics", () if ctx.cell.client.kind == "wire" else [shown, hidden])
+    observed["exception"] = observed["exception"] or _simple(described.exception)
+    observed["request_version"] = described.request_version
+    if described.exception is None:
+        outcomes = {r.resource: r for r in described.resources}
+        observed["described"] = sorted(labels[n] for n, r in outcomes.items() if n in labels and r.error_code == 0)
+        if hidden in outcomes:
+            observed["hidden_error"] = outcomes[hidden].error_name
+    return observed
+
+
 PROBES: dict[str, Probe] = {"create_topic": create_topic, "describe_configs": describe_configs,
                             "client_methods": client_methods, "create_partitions": create_partitions,
-                            "create_topic_policy": create_topic_policy, "list_topics": list_topics}
+                            "create_topic_policy": create_topic_policy, "list_topics": list_topics,
+                            "create_acls": create_acls, "describe_topics_listing": describe_topics_listing}

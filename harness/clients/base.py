@@ -152,6 +152,10 @@ class AdminClient(Protocol):
 
     def create_acls(self, acls: Sequence[AclSpec]) -> AdminResult: ...
 
+    def describe_topics(self, names: Sequence[str] = ()) -> AdminResult: ...
+    """The named topics (the wire probe: with none, every topic, DescribeTopicPartitions' listing mode);
+    ``request_version`` is of DescribeTopicPartitions, None where the client described them otherwise."""
+
     def close(self) -> None: ...
 
 

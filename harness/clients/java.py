@@ -255,9 +255,19 @@ class JavaClient:
              "operation": a.operation, "permission": a.permission, "host": a.host, "pattern": a.pattern,
              "label": a.label} for a in acls]})
 
+    def describe_topics(self, names: Sequence[str] = ()) -> AdminResult:
+        """Admin.describeTopics: DescribeTopicPartitions where the release and the broker have it (KIP-966,
+        kafka-clients 3.8+), Metadata otherwise; the request version recorded is DescribeTopicPartitions'."""
+        return self._call("describe_topics", {"topics": list(names)})
+
     def client_api_versions(self) -> dict[str, int]:
         """The newest request version this kafka-clients can send, per API (``ApiKeys`` name, e.g. CREATE_TOPICS)."""
         versions: dict[str, int] = self.sidecar.call("api_versions", None, {})["api_versions"]
+        return versions
+
+    def client_oldest_versions(self) -> dict[str, int]:
+        """The oldest request version this kafka-clients still sends, per API (4.0 dropped many, KIP-896)."""
+        versions: dict[str, int] = self.sidecar.call("api_versions", None, {}).get("oldest_versions", {})
         return versions
 
     def public_methods(self, class_name: str) -> tuple[str, ...] | None:

@@ -47,6 +47,7 @@ from .base import (
 )
 
 METADATA, CREATE_TOPICS, DESCRIBE_CONFIGS, CREATE_ACLS, CREATE_PARTITIONS = 3, 19, 32, 30, 37
+DESCRIBE_ACLS, DESCRIBE_TOPIC_PARTITIONS = 29, 75
 CONFIG_RESOURCE_TYPES = {"topic": 2, "broker": 4}
 ACL_RESOURCE_TYPES = {"topic": 2, "group": 3, "cluster": 4}
 ACL_OPERATIONS = {"ANY": 1, "ALL": 2, "READ": 3, "WRITE": 4, "CREATE": 5, "DELETE": 6, "ALTER": 7,
@@ -54,6 +55,8 @@ ACL_OPERATIONS = {"ANY": 1, "ALL": 2, "READ": 3, "WRITE": 4, "CREATE": 5, "DELET
                   "IDEMPOTENT_WRITE": 12}
 ACL_PERMISSIONS = {"DENY": 2, "ALLOW": 3}
 ACL_PATTERNS = {"LITERAL": 3, "PREFIXED": 4}
+ACL_ANY = 1
+"""The ANY value of every ACL filter enum (resource type, operation, permission, pattern type)."""
 TIMEOUT = i32Timedelta.parse(datetime.timedelta(seconds=30))
 # Options that only ask for more detail: left out (and reported) where a version lacks them.
 DETAIL_OPTIONS = frozenset({"include_synonyms", "include_documentation"})
@@ -103,6 +106,7 @@ _EMPTY: dict[int, dict[str, Any]] = {
     CREATE_PARTITIONS: {"topics": (), "timeout": TIMEOUT, "validate_only": False},
     DESCRIBE_CONFIGS: {"resources": ()},
     CREATE_ACLS: {"creations": ()},
+    DESCRIBE_TOPIC_PARTITIONS: {"topics": ()},
 }
 
 
@@ -332,6 +336,55 @@ class WireClient:
         outcomes = tuple(ResourceOutcome.of(a.label, int(r.error_code), r.error_message)
                          for a, r in zip(acls, response.results))
         return AdminResult("create_acls", self.kind, self.version, sent, outcomes)
+
+
+    @_observed
+    def describe_acls(self, resource_type: str, resource_name: str | None = None, *,
+                      version: int | None = None) -> AdminResult:
+        """Every binding on resources of a type (and name, literal), any principal, operation and permission:
+        one outcome per binding, named as ``AclSpec.label`` names it."""
+        def build(v: int, options: dict[str, bool]) -> Any:
+            pattern = {"pattern_type_filter": ACL_ANY} if v >= 1 else {}
+            return build_request(DESCRIBE_ACLS, v, resource_type_filter=ACL_RESOURCE_TYPES[resource_type],
+                                 resource_name_filter=resource_name, principal_filter=None, host_filter=None,
+                                 operation=ACL_ANY, permission_type=ACL_ANY, **pattern)
+
+        sent, response, _ = self._send("describe_acls", DESCRIBE_ACLS, version, build, {})
+        if int(response.error_code) != 0:
+            return AdminResult("describe_acls", self.kind, self.version, sent,
+                               (ResourceOutcome.of(f"{resource_type}:{resource_name or '*'}", int(response.error_code),
+                                                   response.error_message),))
+        types = {v: k for k, v in ACL_RESOURCE_TYPES.items()}
+        operations = {v: k for k, v in ACL_OPERATIONS.items()}
+        permissions = {v: k for k, v in ACL_PERMISSIONS.items()}
+        outcomes = tuple(ResourceOutcome.of(
+            f"{types.get(int(r.resource_type), r.resource_type)}:{r.resource_name}:{a.principal}:"
+            f"{operations.get(int(a.operation), a.operation)}:{permissions.get(int(a.permission_type), a.permission_type)}",
+            0, None, host=a.host) for r in response.resources for a in r.acls)
+        return AdminResult("describe_acls", self.kind, self.version, sent, outcomes, ("host",))
+
+    @_observed
+    def describe_topics(self, names: Sequence[str] = (), *, version: int | None = None) -> AdminResult:
+        """DescribeTopicPartitions (KIP-966) of the named topics; with no names, of every topic the principal
+        may Describe (the API's listing mode), following its cursor to the end."""
+        outcomes: list[ResourceOutcome] = []
+        cursor: Any = None
+        while True:
+            def build(v: int, options: dict[str, bool], after: Any = cursor) -> Any:
+                topic = _nested(DESCRIBE_TOPIC_PARTITIONS, v, "TopicRequest")
+                start = None if after is None else _nested(DESCRIBE_TOPIC_PARTITIONS, v, "Cursor")(
+                    topic_name=after.topic_name, partition_index=after.partition_index)
+                return build_request(DESCRIBE_TOPIC_PARTITIONS, v, topics=tuple(topic(name=n) for n in names),
+                                     response_partition_limit=2000, cursor=start)
+
+            sent, response, _ = self._send("describe_topics", DESCRIBE_TOPIC_PARTITIONS, version, build, {})
+            outcomes += [ResourceOutcome.of(str(t.name), int(t.error_code), None, partitions=len(t.partitions),
+                                            internal=bool(t.is_internal)) for t in response.topics]
+            if response.next_cursor is None:
+                break
+            cursor = response.next_cursor
+        return AdminResult("describe_topics", self.kind, self.version, sent, tuple(outcomes),
+                           ("partitions", "internal"))
 
 
 def config_resource_type(name: str) -> int:

@@ -1,4 +1,9 @@
-"""The KIPs' documented claims, loaded from ``scenarios/claims/KIP-*.toml`` through one schema.
+"""The documented claims, loaded from ``scenarios/claims/*.toml`` through one schema.
+
+A claims file rests on one document: a KIP (``KIP-NNN.toml``, its text under
+shared/kips) or an excerpt of Apache Kafka's own documentation
+(``DOCS-<name>.toml``, the excerpt under ``scenarios/sources``), for
+behaviour no KIP documents.  Its id (``kip``) names its cells like a KIP's.
 
 Why TOML: the standard library reads it (no dependency for users' tools), the
 catalog is TOML already, and it has no YAML-style coercions (``2.10`` stays a
@@ -28,12 +33,17 @@ from kio.schema.errors import ErrorCode
 from kio.schema.index import api_key_map
 
 from ..errors import ConfigError
+from ..versions import KafkaVersion
 from ..records import LIMITED_BY
 from .observables import PROBES, check_matcher
 
 CLIENT_KINDS = ("wire", "confluent", "java")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_KIP = re.compile(r"^KIP-\d+$")
+_KIP = re.compile(r"^(?:KIP-\d+|DOCS-[a-z][a-z0-9-]*)$")
+_BROKERS = re.compile(r"^>=\s*(?P<since>\d+(?:\.\d+){1,3})$")
+SASL_USERS = ("alice", "bob", "carol", "dave", "erin")
+"""The principals every SASL cluster has (besides the super user): one user set, so every SASL claim of a
+broker shares one cluster; a claim names the ones it acts as, and its ACLs say what each may do."""
 _VERSIONS = re.compile(r"^(?P<min>\d+)(?:\+|-(?P<max>\d+))$")
 ERROR_NAMES = frozenset({"NONE"} | {e.name.upper() for e in ErrorCode})
 API_KEYS = {"".join(p.capitalize() for p in str(snake).split("_")): key for key, snake in api_key_map.items()}
@@ -110,6 +120,8 @@ class Claim:
     clients: tuple[str, ...] = ()
     source: str = ""
     """The claims file and line, for messages."""
+    brokers_since: KafkaVersion | None = None
+    """A release bound the document states (``brokers = ">=2.0"``): older brokers are short of the claim."""
 
     @property
     def api_key(self) -> int:
@@ -147,10 +159,15 @@ class KipClaims:
     kip: str
     title: str
     source: str
-    """The KIP's text file name under shared/kips."""
+    """The document's file name: a KIP's text under shared/kips, a docs excerpt under scenarios/sources."""
     claims: tuple[Claim, ...]
     not_testable: tuple[Statement, ...]
     path: Path
+
+    @property
+    def is_docs(self) -> bool:
+        """An excerpt of Apache Kafka's documentation (``DOCS-*``), not a KIP."""
+        return self.kip.startswith("DOCS-")
 
 
 @dataclass(frozen=True)
@@ -193,9 +210,11 @@ class ClaimBook:
 
 
 def normalise_kip(text: str) -> str:
-    """``kip525``, ``525``, ``KIP-525`` -> ``KIP-525``."""
+    """``kip525``, ``525``, ``KIP-525`` -> ``KIP-525``; ``docs-authorization`` -> ``DOCS-authorization``."""
     digits = re.sub(r"(?i)^kip-?", "", text.strip())
-    return f"KIP-{digits}" if digits.isdigit() else text.strip()
+    if digits.isdigit():
+        return f"KIP-{digits}"
+    return re.sub(r"(?i)^docs-", "DOCS-", text.strip())
 
 
 class _Where:
@@ -284,6 +303,9 @@ def _cluster(raw: Any, where: str) -> ClusterNeeds:
         raise _fail(where, "cluster.nodes is 1 to 9")
     users = _strings(raw.get("users", []), where, "cluster.users")
     acls = _strings(raw.get("acls", []), where, "cluster.acls")
+    for user in users:
+        if user not in SASL_USERS:
+            raise _fail(where, f"unknown SASL user {user!r}; every SASL cluster has {', '.join(SASL_USERS)}")
     for acl in acls:
         if len(acl.split(":")) != 6:
             raise _fail(where, f"ACL {acl!r} is resource_type:name:User:principal:operation:permission")
@@ -300,7 +322,8 @@ def _claim(raw: Any, where: _Where, index: int, kip: str) -> Claim:
     here = where(index)
     if not isinstance(raw, dict):
         raise _fail(here, "[[claim]] entries are tables")
-    known = {"id", "section", "api", "versions", "probe", "args", "expect", "fallback", "cluster", "clients"}
+    known = {"id", "section", "api", "versions", "probe", "args", "expect", "fallback", "cluster", "clients",
+             "brokers"}
     unknown = set(raw) - known
     if unknown:
         key = sorted(unknown)[0]
@@ -346,8 +369,14 @@ def _claim(raw: Any, where: _Where, index: int, kip: str) -> Claim:
     if not any(not e.clients for e in expect):
         raise _fail(here, "no [[claim.expect]] applies to every client (add one without `clients`)")
     cluster = _cluster(raw.get("cluster"), where(index, "cluster"))
+    since = None
+    if "brokers" in raw:
+        bound = _BROKERS.match(str(raw["brokers"]).strip())
+        if not isinstance(raw["brokers"], str) or bound is None:
+            raise _fail(where(index, "brokers"), f"brokers is a release bound like \">=2.0\", not {raw['brokers']!r}")
+        since = KafkaVersion.parse(bound["since"])
     return Claim(f"{kip}/{raw['id']}", kip, raw["section"], raw["api"], int(versions["min"]), None,
-                 raw["probe"], dict(args), expect, fallback, cluster, clients, here)
+                 raw["probe"], dict(args), expect, fallback, cluster, clients, here, since)
 
 
 def load_claims_file(path: Path) -> KipClaims:
@@ -359,7 +388,7 @@ def load_claims_file(path: Path) -> KipClaims:
         raise ClaimError(f"{path}: not valid TOML: {exc}") from exc
     kip = data.get("kip")
     if not isinstance(kip, str) or not _KIP.match(kip):
-        raise _fail(where(), "the file starts with kip = \"KIP-NNN\"")
+        raise _fail(where(), "the file starts with kip = \"KIP-NNN\" (or \"DOCS-<name>\" for a docs excerpt)")
     if path.stem != kip:
         raise _fail(where(), f"claims of {kip} live in {kip}.toml, not {path.name}")
     unknown = set(data) - {"kip", "title", "source", "claim", "not_testable"}
@@ -381,10 +410,25 @@ def load_claims_file(path: Path) -> KipClaims:
 
 @functools.cache
 def load_claim_book(directory: Path) -> ClaimBook:
-    files = sorted(directory.glob("KIP-*.toml"), key=lambda p: int(p.stem.split("-")[1]))
+    files = sorted((*directory.glob("KIP-*.toml"), *directory.glob("DOCS-*.toml")), key=_file_order)
     if not files:
         raise ConfigError(f"no claims files (KIP-*.toml) in {directory}")
     return ClaimBook({kip.kip: kip for kip in map(load_claims_file, files)})
+
+
+def document_order(kip: str) -> tuple[int, int, str]:
+    """KIPs by number, then the docs excerpts (``DOCS-*``) by name: the order of files, summaries, pages."""
+    number = kip.split("-", 1)[-1]
+    return (0, int(number), "") if kip.startswith("KIP-") and number.isdigit() else (1, 0, kip)
+
+
+def _file_order(path: Path) -> tuple[int, int, str]:
+    return document_order(path.stem)
+
+
+def sources_dir() -> Path:
+    """Where the excerpts of Apache Kafka's documentation live: ``scenarios/sources``."""
+    return claims_dir().parent / "sources"
 
 
 def claims_dir() -> Path:
@@ -411,6 +455,6 @@ def iter_quotes(book: ClaimBook) -> Iterator[tuple[str, str, str]]:
             yield kip.kip, str(kip.path), statement.statement
 
 
-__all__ = ["BROKER_PLUGINS", "BrokerPlugin", "Claim", "ClaimBook", "ClaimError", "ClusterNeeds", "Documented", "KipClaims", "Statement",
-           "claims_dir", "load_claim_book", "load_claims_file", "normalise_kip"]
+__all__ = ["BROKER_PLUGINS", "SASL_USERS", "BrokerPlugin", "Claim", "ClaimBook", "ClaimError", "ClusterNeeds", "Documented", "KipClaims", "Statement",
+           "claims_dir", "document_order", "load_claim_book", "sources_dir", "load_claims_file", "normalise_kip"]
 

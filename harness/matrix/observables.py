@@ -50,22 +50,25 @@ PROBES: dict[str, ProbeSpec] = {spec.name: spec for spec in (
     ProbeSpec("create_topic", _COMMON | {"num_partitions", "replication_factor", "configs", "topic_config_error",
                                          "created", "entry_fields"},
               {"partitions": int, "replication_factor": int, "configs": dict, "validate_only": bool,
-               "as_user": str},
+               "as_user": str, "topic_acl": str},
               config_keys=True,
-              about="CreateTopics of one new topic; `created` asks Metadata (as the super user) afterwards"),
+              about="CreateTopics of one new topic; `created` asks Metadata (as the super user) afterwards; "
+                    "`topic_acl`: the super user first grants `as_user` this operation on the topic's name"),
     ProbeSpec("describe_configs", _COMMON | {"configs", "entry_fields", "types", "documented_entries"},
               {"resource": str, "include_documentation": bool, "include_synonyms": bool, "topic_configs": dict,
-               "as_user": str},
+               "as_user": str, "topic_acl": str},
               config_keys=True,
-              about="DescribeConfigs of a new topic or of the first broker"),
+              about="DescribeConfigs of a new topic or of the first broker (`topic_acl`: `as_user` is granted "
+                    "this operation on the topic first)"),
     ProbeSpec("client_methods", frozenset({"methods", "exception"}), {"class": str},
               about="the public methods of a class of the client library (Java AdminClient only)"),
     ProbeSpec("create_partitions", _COMMON | {"partitions_after", "changed", "replicas_after", "leaders_after"},
               {"initial": int, "replication_factor": int, "count": int, "assignments": list, "validate_only": bool,
-               "as_user": str, "target": str, "send_to": str},
+               "as_user": str, "target": str, "send_to": str, "topic_acl": str},
               about="CreatePartitions of a topic the super user created with `initial` partitions (target "
                     "`existing`, `unknown`: a topic nobody created, `duplicate`: the topic twice in one request; "
-                    "send_to `non_controller`: the wire probe sends to a broker that is not the controller); "
+                    "send_to `non_controller`: the wire probe sends to a broker that is not the controller; "
+                    "`topic_acl`: `as_user` is granted this operation on the topic first); "
                     "`partitions_after`, `replicas_after`, `leaders_after` are Metadata as the call returns"),
     ProbeSpec("create_topic_policy", _COMMON | {"created", "other_error", "other_error_message", "other_created",
                                                 "policy_calls", "policy.topic", "policy.num_partitions",
@@ -83,6 +86,17 @@ PROBES: dict[str, ProbeSpec] = {spec.name: spec for spec in (
               about="the client's listTopics after the super user created a topic (`internal_topic`: and made "
                     "__consumer_offsets; `hidden_topic`: one `as_user` may not Describe); `response_*` is the "
                     "Metadata response at the version the client sent, re-read by the wire probe"),
+    ProbeSpec("create_acls", _COMMON | {"created"}, {"as_user": str},
+              about="CreateAcls of one binding (READ on a new topic for a principal nobody uses); `created` is "
+                    "whether DescribeAcls, as the super user, then lists it"),
+    ProbeSpec("describe_topics_listing", frozenset({"exception", "request_version", "metadata_listed", "described",
+                                                    "hidden_error"}),
+              {"as_user": str},
+              about="two topics, `as_user` granted Describe on the first (`shown`) only: which of them the "
+                    "client's listTopics (Metadata) lists (`metadata_listed`) and which its describe-topics "
+                    "call describes without error (`described`: the wire probe lists every topic through "
+                    "DescribeTopicPartitions, the others describe both by name; `hidden_error` is the error "
+                    "for the other); `request_version` is of DescribeTopicPartitions, null if not sent"),
 )}
 
 _MATCHERS = ("present", "absent", "null", "missing", "type", "in", "contains", "raises")

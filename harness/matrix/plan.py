@@ -21,7 +21,7 @@ from ..errors import ConfigError
 from ..records import Cell
 from ..spec import ClusterSpec, SaslSpec
 from ..versions import KafkaVersion
-from .claims import BROKER_PLUGINS, BrokerPlugin, Claim, ClaimBook
+from .claims import BROKER_PLUGINS, SASL_USERS, BrokerPlugin, Claim, ClaimBook
 
 DEFAULT_BROKERS = ("2.3", "2.6", "3.9", "4.4")
 DEFAULT_CLIENTS = ("wire", "confluent", "java:2.3.1", "java:4.4.0")
@@ -147,9 +147,9 @@ class ClusterSpecs:
     def spec(self, cell: PlannedCell) -> ClusterSpec:
         needs = cell.claim.cluster
         sasl = None
-        if needs.sasl:
+        if needs.sasl:  # every SASL user on every SASL cluster: one cluster serves every SASL claim
             users = tuple((user, self.passwords.setdefault(user, secrets.token_urlsafe(12)))
-                          for user in needs.users)
+                          for user in SASL_USERS)
             sasl = SaslSpec(users=users)
         properties: dict[str, str] = {}
         classpath: list[Path] = []

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from ..records import OUTCOMES, Record, latest_by_cell
+from .claims import document_order
 
 _LETTER = {"pass": "P", "deviation": "D", "fail": "F", "infra_error": "E"}
 _SIDE = {"broker": "Ub", "client": "Uc", "both": "U2"}
@@ -33,7 +34,7 @@ def summary_lines(records: Iterable[Record]) -> list[str]:
     by_kip: dict[str, list[Record]] = defaultdict(list)
     for record in latest:
         by_kip[record.kip].append(record)
-    for kip in sorted(by_kip, key=lambda k: int(k.split("-")[1])):
+    for kip in sorted(by_kip, key=document_order):
         rows = by_kip[kip]
         brokers = sorted({f"{r.broker_version}-{r.broker_mode}" for r in rows}, key=_broker_key)
         clients = sorted({r.client or f"{r.client_kind}:{r.client_version}" for r in rows})

@@ -2,7 +2,14 @@
 
 Pure logic (no broker, no client): what a cell expects is derived here and
 only here, from the claim's documented sides and the request versions the
-broker advertised and the client can send.  ``fail`` and ``infra_error`` are
+broker advertised and the client can send.  A client whose version is below
+what the broker still accepts (Kafka 4.x removed old versions, KIP-896) is
+``unsupported`` limited by the broker whatever the claim documents: what is
+asserted there is the broker's refusal; a broker whose newest version is
+below the client's oldest (kafka-clients 4.x dropped old versions too) is
+``unsupported`` limited by the client, asserting the client's refusal.  A claim a document bounds by broker
+release (``brokers = ">=2.0"``) is short on the broker side below it, like a
+request version below its range.  ``fail`` and ``infra_error`` are
 not decided here: they mean no observation could be judged, and the cell
 runner records them with the reason.
 """
@@ -14,16 +21,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..records import LimitedBy, Outcome
+from ..versions import KafkaVersion
 from .claims import Claim, Documented
 from .observables import ABSENT, match, shown
 
 
+REFUSED_EXCEPTIONS = ("UnsupportedVersion", "UnsupportedVersionException", "UnsupportedOption")
+"""How a version the pair can't use is observed: the broker's refusal as the wire probe records it and as
+kafka-clients raises it, or the wire probe declining to build a request its pinned version can't carry
+(``UnsupportedOption``: nothing sent, so the broker had nothing to refuse)."""
+
+
 @dataclass(frozen=True)
 class Limits:
-    """The newest request version of the claim's API each side can use (None: not at all)."""
+    """The newest request version of the claim's API each side can use (None: not at all), and the
+    oldest the broker still accepts (None: not known, or the API is not offered)."""
 
     broker_max: int | None
     client_max: int | None
+    broker_min: int | None = None
+    broker_version: KafkaVersion | None = None
+    """The broker's release, for claims bounded by release; None: not known (no release bound applies)."""
+    client_min: int | None = None
+    """The oldest version the client still sends (kafka-clients 4.x dropped many); None: not known."""
 
     @property
     def usable(self) -> int | None:
@@ -31,10 +51,26 @@ class Limits:
             return None
         return min(self.broker_max, self.client_max)
 
+    @property
+    def refused(self) -> bool:
+        """The version the client would send is below the broker's minimum: the broker refuses it."""
+        return self.usable is not None and self.broker_min is not None and self.usable < self.broker_min
 
-def limited_by(min_version: int, limits: Limits) -> LimitedBy | None:
-    """Which side is below the claim's range, or None when the pair can express the claim."""
-    broker_short = limits.broker_max is None or limits.broker_max < min_version
+    @property
+    def client_refuses(self) -> bool:
+        """The broker's newest version is below the client's oldest: the client refuses to send it."""
+        return self.broker_max is not None and self.client_min is not None and self.broker_max < self.client_min
+
+
+def limited_by(min_version: int, limits: Limits, since: KafkaVersion | None = None) -> LimitedBy | None:
+    """Which side is below the claim's range (or the broker, refusing the client's version, or older than
+    the release the claim is documented ``since``), or None when the pair can express the claim."""
+    if limits.refused:
+        return "broker"
+    if limits.client_refuses:
+        return "client"
+    broker_short = (limits.broker_max is None or limits.broker_max < min_version
+                    or (since is not None and limits.broker_version is not None and limits.broker_version < since))
     client_short = limits.client_max is None or limits.client_max < min_version
     if broker_short and client_short:
         return "both"
@@ -43,6 +79,16 @@ def limited_by(min_version: int, limits: Limits) -> LimitedBy | None:
     if client_short:
         return "client"
     return None
+
+
+def refusal_documented(claim: Claim, limits: Limits) -> dict[str, Any]:
+    """What a cell outside the other side's range asserts: the protocol's rule that a version outside what a
+    side supports is refused, by the broker (below its minimum) or by the client (the broker's newest is below
+    the client's oldest); no KIP quote: ApiVersions is the documented side."""
+    return {"case": "refused", "section": claim.section, "quotes": [],
+            "broker_versions": {"min": limits.broker_min, "max": limits.broker_max},
+            "client_versions": {"min": limits.client_min, "max": limits.client_max},
+            "expect": {"exception": {"in": list(REFUSED_EXCEPTIONS)}}}
 
 
 def documented_for(claim: Claim, client_kind: str, short: LimitedBy | None) -> dict[str, Any]:
@@ -68,8 +114,9 @@ class Verdict:
 
 def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str, Any]) -> Verdict:
     """pass / unsupported when every documented key matches, deviation (with each difference) otherwise."""
-    short = limited_by(claim.min_version, limits)
-    documented = documented_for(claim, client_kind, short)
+    short = limited_by(claim.min_version, limits, claim.brokers_since)
+    documented = (refusal_documented(claim, limits) if limits.refused or limits.client_refuses
+                  else documented_for(claim, client_kind, short))
     differences = [{"key": key, "documented": expected, "observed": shown(observed.get(key, ABSENT))}
                    for key, expected in documented["expect"].items()
                    if not match(expected, observed.get(key, ABSENT))]

@@ -128,8 +128,10 @@ def test_the_policy_on_every_broker(cells: dict[str, Record], broker: str) -> No
 
 def test_create_topics_v0_and_v1_are_gone_from_4_x(cells: dict[str, Record]) -> None:
     for claim in ("violation-message-from-v1", "validate-only-creates-nothing"):
-        refused = _cell(cells, f"KIP-108/{claim}[4.4.0-kraft|wire@v1]")
-        assert (refused.outcome, refused.observed["exception"]) == ("deviation", "UnsupportedVersion")
+        refused = _cell(cells, f"KIP-108/{claim}[4.4.0-kraft|wire@v1]")  # KIP-896: below the broker's minimum
+        assert (refused.outcome, refused.limited_by, refused.observed["exception"]) == (
+            "unsupported", "broker", "UnsupportedVersion")
+        assert refused.broker_min_version == 2 and refused.documented["case"] == "refused"
 
 
 @pytest.mark.parametrize("broker", ["0.11.0.3-zk", "1.1.1-zk", "2.8.2-zk", "3.9.2-kraft", "4.4.0-kraft"])
@@ -160,3 +162,101 @@ def test_sasl_cells_record_no_credentials(run: tuple[int, str, Path], cells: dic
     assert any(r.security == "sasl" for r in cells.values())
     for path in (run[2] / RECORDS_FILE, run[2] / "run.json"):
         assert "password" not in path.read_text().lower()
+
+
+# -- DOCS-authorization: the ACL each request needs, per Kafka's "Operations and Resources on Protocols" table --
+# A run of its own (one SASL cluster per broker), so its tests run apart: pytest -k authz.
+AUTHZ_BROKERS = "1.1,2.8,3.9,4.4"
+FROM_2_0 = ("2.8.2-zk", "3.9.2-kraft", "4.4.0-kraft")
+
+
+@pytest.fixture(scope="module")
+def authz_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path]:
+    out = tmp_path_factory.mktemp("matrix-authz") / "run"
+    done = subprocess.run([*KCOMPAT, "run", "--brokers", AUTHZ_BROKERS, "--clients", CLIENTS, "--kip",
+                           "DOCS-authorization", "-n", "2", "--quiet", "--out", str(out)],
+                          capture_output=True, text=True, timeout=1100, check=False)
+    return done.returncode, done.stdout + done.stderr, out
+
+
+@pytest.fixture(scope="module")
+def authz(authz_run: tuple[int, str, Path]) -> dict[str, Record]:
+    return {r.cell_id: r for r in read_records(authz_run[2] / RECORDS_FILE).records}
+
+
+def _clients(cells: dict[str, Record]) -> tuple[str, ...]:
+    return ("wire", _confluent(cells), *JAVA)
+
+
+def test_authz_every_cell_is_judged_on_one_sasl_cluster_per_broker(authz_run: tuple[int, str, Path],
+                                                                   authz: dict[str, Record]) -> None:
+    code, output, out = authz_run
+    assert code == 0, output[-3000:]
+    assert len(authz) == 160 and {r.outcome for r in authz.values()} <= {"pass", "unsupported", "deviation"}
+    assert {r.security for r in authz.values()} == {"sasl"}
+    assert len([d for d in (out / "logs").glob("*/kafka-*") if d.is_dir()]) == 4
+    for path in (out / RECORDS_FILE, out / "run.json"):
+        assert "password" not in path.read_text().lower()
+    coverage = json.loads((out / "coverage.json").read_text())
+    rows = [row for row in coverage if row["kip"] == "DOCS-authorization"]
+    assert rows and all(row["claims"] for row in rows)
+
+
+@pytest.mark.parametrize("broker", FROM_2_0)
+def test_authz_create_topics_from_2_0_cluster_or_topic_create_and_topic_error_without(
+        authz: dict[str, Record], broker: str) -> None:
+    for client in _clients(authz):
+        for claim in ("create-topics-cluster-create", "create-topics-topic-create"):
+            record = _cell(authz, f"DOCS-authorization/{claim}[{broker}|{client}]")
+            assert (record.outcome, record.observed["created"]) == ("pass", True), (claim, client)
+        denied = _cell(authz, f"DOCS-authorization/create-topics-no-create[{broker}|{client}]")
+        assert (denied.outcome, denied.observed["error"]) == ("pass", "TOPIC_AUTHORIZATION_FAILED")
+
+
+def test_authz_create_topics_before_2_0_checks_the_cluster_only(authz: dict[str, Record]) -> None:
+    for client in _clients(authz):
+        assert _cell(authz, f"DOCS-authorization/create-topics-cluster-create[1.1.1-zk|{client}]").outcome == "pass"
+        topic_only = _cell(authz, f"DOCS-authorization/create-topics-topic-create[1.1.1-zk|{client}]")
+        assert (topic_only.outcome, topic_only.limited_by) == ("unsupported", "broker")
+        assert (topic_only.observed["error"], topic_only.observed["created"]) == ("CLUSTER_AUTHORIZATION_FAILED", False)
+        # the table's note says a broker without cluster-level Create won't answer CLUSTER_AUTHORIZATION_FAILED;
+        # 1.1 does (topic-level Create came with 2.0): a deviation with both sides
+        denied = _cell(authz, f"DOCS-authorization/create-topics-no-create[1.1.1-zk|{client}]")
+        assert (denied.outcome, denied.observed["error"]) == ("deviation", "CLUSTER_AUTHORIZATION_FAILED")
+        assert denied.documented["expect"]["error"] == "TOPIC_AUTHORIZATION_FAILED"
+
+
+@pytest.mark.parametrize("broker", ["1.1.1-zk", *FROM_2_0])
+def test_authz_create_acls_describe_configs_create_partitions(authz: dict[str, Record], broker: str) -> None:
+    for client in _clients(authz):
+        cells = {claim: _cell(authz, f"DOCS-authorization/{claim}[{broker}|{client}]") for claim in (
+            "create-acls-without-cluster-alter", "create-acls-with-cluster-alter",
+            "describe-configs-without-topic-permission", "describe-configs-with-topic-permission",
+            "create-partitions-without-alter", "create-partitions-with-topic-alter")}
+        if broker == "1.1.1-zk" and client == "java:4.4.0":  # 1.1 offers CreateAcls v0; kafka-clients 4.x sends v2+
+            for claim in ("create-acls-without-cluster-alter", "create-acls-with-cluster-alter"):
+                refused = cells.pop(claim)
+                assert (refused.outcome, refused.limited_by, refused.documented["case"]) == (
+                    "unsupported", "client", "refused")
+                assert refused.observed["created"] is False
+        assert {claim: r.outcome for claim, r in cells.items()} == dict.fromkeys(cells, "pass"), client
+        if "create-acls-with-cluster-alter" in cells:
+            assert cells["create-acls-with-cluster-alter"].observed["created"] is True
+            assert cells["create-acls-without-cluster-alter"].observed["error"] == "CLUSTER_AUTHORIZATION_FAILED"
+
+
+def test_authz_describe_topic_partitions_lists_what_metadata_lists(authz: dict[str, Record]) -> None:
+    for broker in ("3.9.2-kraft", "4.4.0-kraft"):
+        for client in ("wire", "java:4.4.0"):
+            record = _cell(authz, f"DOCS-authorization/describe-topic-partitions-lists-what-metadata-lists[{broker}|{client}]")
+            assert (record.outcome, record.request_version) == ("pass", 0)
+            assert record.observed["described"] == record.observed["metadata_listed"] == ["shown"]
+        for client in (_confluent(authz), "java:2.3.1"):  # no DescribeTopicPartitions: Metadata instead
+            record = _cell(authz, f"DOCS-authorization/describe-topic-partitions-lists-what-metadata-lists[{broker}|{client}]")
+            assert (record.outcome, record.limited_by, record.request_version) == ("unsupported", "client", None)
+            assert record.observed["described"] == ["shown"]
+    for broker in ("1.1.1-zk", "2.8.2-zk"):
+        for client in ("wire", "java:4.4.0"):
+            record = _cell(authz, f"DOCS-authorization/describe-topic-partitions-lists-what-metadata-lists[{broker}|{client}]")
+            assert (record.outcome, record.limited_by) == ("unsupported", "broker")
+            assert record.observed["metadata_listed"] == ["shown"]

@@ -7,7 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from harness.matrix.claims import ClaimError, claims_dir, iter_quotes, load_claim_book, load_claims_file
+from harness.matrix.claims import (
+    ClaimError,
+    KipClaims,
+    claims_dir,
+    iter_quotes,
+    load_claim_book,
+    load_claims_file,
+    normalise_kip,
+    sources_dir,
+)
+from harness.versions import KafkaVersion
 
 ROOT = Path(__file__).resolve().parents[2]
 KIPS = ROOT.parent / "shared" / "kips"
@@ -17,16 +27,22 @@ def _normal(text: str) -> str:
     return " ".join(text.split())
 
 
+def _text_of(kip: KipClaims) -> Path:
+    """A KIP's text under shared/kips; an excerpt of Kafka's documentation under scenarios/sources."""
+    return (sources_dir() if kip.is_docs else KIPS) / kip.source
+
+
 def test_the_claims_directory_is_the_scenarios_one() -> None:
     assert claims_dir() == ROOT / "scenarios" / "claims"
+    assert sources_dir() == ROOT / "scenarios" / "sources"
 
 
 def test_every_kip_file_loads_with_claims_and_coverage() -> None:
     book = load_claim_book(claims_dir())
-    assert {"KIP-525", "KIP-569"} <= set(book.kips)
+    assert {"KIP-525", "KIP-569", "DOCS-authorization"} <= set(book.kips)
     for kip in book.kips.values():
         assert kip.claims, kip.kip
-        assert (KIPS / kip.source).is_file(), f"{kip.kip} names {kip.source}, not under {KIPS}"
+        assert _text_of(kip).is_file(), f"{kip.kip} names {kip.source}, not {_text_of(kip)}"
     rows = book.coverage()
     assert all(row["claims"] or (not row["testable"] and row["reason"]) for row in rows)
 
@@ -34,7 +50,7 @@ def test_every_kip_file_loads_with_claims_and_coverage() -> None:
 def test_every_quote_is_verbatim_in_its_kip() -> None:
     assert KIPS.is_dir(), f"the KIP texts are expected at {KIPS} (shared/ beside the clone)"
     book = load_claim_book(claims_dir())
-    texts = {kip.kip: _normal((KIPS / kip.source).read_text()) for kip in book.kips.values()}
+    texts = {kip.kip: _normal(_text_of(kip).read_text()) for kip in book.kips.values()}
     missing = [(where, quote) for kip, where, quote in iter_quotes(book) if _normal(quote) not in texts[kip]]
     assert not missing, "quotes the KIP does not say:\n" + "\n".join(f"{w}: {q}" for w, q in missing)
 
@@ -117,3 +133,40 @@ def test_not_toml_is_one_line(tmp_path: Path) -> None:
     path.write_text("kip = \n")
     with pytest.raises(ClaimError, match=re.escape(str(path)) + ": not valid TOML"):
         load_claims_file(path)
+
+
+def test_the_docs_excerpt_names_its_source_and_every_row_is_a_claim_or_untestable() -> None:
+    book = load_claim_book(claims_dir())
+    docs = book.kips["DOCS-authorization"]
+    excerpt = _text_of(docs).read_text()
+    assert "https://kafka.apache.org/documentation/#operations_resources_and_protocols" in excerpt
+    assert "excerpt of the Apache Kafka documentation" in excerpt
+    rows = [line for line in excerpt.splitlines() if re.match(r"^[A-Z_]+ \(\d+\) \|", line)]
+    assert len(rows) == 7
+    quoted = [_normal(q) for kip, _, q in iter_quotes(book) if kip == docs.kip]
+    for row in rows:  # a claim or a not_testable line quotes the row from its start (its API, operation, resource)
+        assert any(_normal(row).startswith(q) and q.count("|") >= 3 for q in quoted), row
+    assert normalise_kip("docs-authorization") == "DOCS-authorization" and normalise_kip("kip525") == "KIP-525"
+    bounded = book.claim("DOCS-authorization/create-topics-topic-create")
+    assert bounded.brokers_since == KafkaVersion.parse("2.0")
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (('probe = "create_topic"', 'probe = "create_topic"\nbrokers = "2.0+"'), 'brokers is a release bound like ">=2.0"'),
+    (('probe = "create_topic"', 'probe = "create_topic"\ncluster = { users = ["mallory"] }'),
+     "unknown SASL user 'mallory'; every SASL cluster has alice, bob, carol, dave, erin"),
+])
+def test_a_bad_release_bound_or_user_is_one_line(tmp_path: Path, change: tuple[str, str], reason: str) -> None:
+    path = tmp_path / "KIP-1.toml"
+    path.write_text(GOOD.replace(*change))
+    with pytest.raises(ClaimError, match=re.escape(reason)):
+        load_claims_file(path)
+
+
+def test_a_docs_claims_file_is_named_by_its_id(tmp_path: Path) -> None:
+    path = tmp_path / "DOCS-security.toml"
+    path.write_text(GOOD.replace('kip = "KIP-1"', 'kip = "DOCS-security"').replace(
+        'probe = "create_topic"', 'probe = "create_topic"\nbrokers = ">=2.0"'))
+    loaded = load_claims_file(path)
+    assert loaded.is_docs and loaded.claims[0].id == "DOCS-security/one"
+    assert loaded.claims[0].brokers_since == KafkaVersion.parse("2.0")

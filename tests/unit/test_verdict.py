@@ -87,6 +87,64 @@ def test_client_specific_fallback_overrides_the_generic_one(claim) -> None:  # t
     assert judge(claim, "java", Limits(7, 4), {}).documented["expect"] == {"configs": {"absent": True}}
 
 
+def test_a_version_below_the_brokers_minimum_is_unsupported_by_the_broker_and_asserts_the_refusal(
+        claim) -> None:  # type: ignore[no-untyped-def]
+    # a 4.x broker advertises CreateTopics v2-v7: the wire probe pinned at v1 is refused, whatever the claim says
+    limits = Limits(7, 1, broker_min=2)
+    assert limits.refused and limited_by(5, limits) == "broker"
+    refused = judge(claim, "wire", limits, {"exception": "UnsupportedVersion"})
+    assert (refused.outcome, refused.limited_by) == ("unsupported", "broker")
+    assert refused.documented["case"] == "refused" and refused.documented["quotes"] == []
+    assert refused.documented["broker_versions"] == {"min": 2, "max": 7}
+    java = judge(claim, "java", Limits(7, 1, broker_min=2), {"exception": "UnsupportedVersionException"})
+    assert java.outcome == "unsupported"
+    # anything but the refusal is a deviation, with both sides
+    answered = judge(claim, "wire", limits, {"exception": None, "error": "NONE"})
+    assert (answered.outcome, answered.limited_by) == ("deviation", "broker")
+    assert answered.differences[0]["key"] == "exception" and answered.differences[0]["observed"] is None
+
+
+@pytest.mark.parametrize(("limits", "refused"), [
+    (Limits(7, 7, 2), False), (Limits(7, 2, 2), False), (Limits(12, 3, 4), True), (Limits(None, 1, None), False),
+    (Limits(7, None, 2), False), (Limits(7, 1), False),
+])
+def test_refused_only_below_a_known_minimum(limits: Limits, refused: bool) -> None:
+    assert limits.refused is refused
+
+
+def test_a_broker_below_the_clients_oldest_version_is_unsupported_by_the_client(claim) -> None:  # type: ignore[no-untyped-def]
+    # kafka-clients 4.x sends CreateAcls v2+ only; a 1.1 broker offers v0
+    limits = Limits(0, 3, 0, None, 2)
+    assert limits.client_refuses and not limits.refused and limited_by(0, limits) == "client"
+    refused = judge(claim, "java", limits, {"exception": "UnsupportedVersionException", "error": "UNSUPPORTED_VERSION"})
+    assert (refused.outcome, refused.limited_by, refused.documented["case"]) == ("unsupported", "client", "refused")
+    assert refused.documented["client_versions"] == {"min": 2, "max": 3}
+    assert not Limits(3, 3, 0, None, 2).client_refuses and not Limits(None, 3, None, None, 2).client_refuses
+
+
+def test_a_client_within_the_brokers_range_keeps_the_claims_own_verdict(claim) -> None:  # type: ignore[no-untyped-def]
+    assert judge(claim, "wire", Limits(7, 7, 2), {"error": "NONE", "configs": 3, "num_partitions": 3}).outcome == "pass"
+    below = judge(claim, "wire", Limits(7, 4, 2), {"error": "NONE"})  # v4: accepted by the broker, below the claim
+    assert (below.outcome, below.limited_by, below.documented["case"]) == ("unsupported", "client", "below")
+
+
+def test_a_release_bound_makes_older_brokers_short_whatever_their_request_versions(
+        tmp_path: Path) -> None:
+    path = tmp_path / "DOCS-x.toml"
+    path.write_text(CLAIM.replace('kip = "KIP-7"', 'kip = "DOCS-x"').replace('versions = "5+"',
+                                                                              'versions = "0+"\nbrokers = ">=2.0"'))
+    bounded = load_claims_file(path).claims[0]
+    old, new = KafkaVersion.parse("1.1.1"), KafkaVersion.parse("2.0.1")
+    assert limited_by(0, Limits(2, 7, 0, old), bounded.brokers_since) == "broker"
+    assert limited_by(0, Limits(2, 7, 0, new), bounded.brokers_since) is None
+    assert limited_by(0, Limits(2, 7, 0, None), bounded.brokers_since) is None  # release unknown: no bound
+    fallback = judge(bounded, "wire", Limits(2, 7, 0, old), {"configs": {"absent": True}})
+    assert (fallback.outcome, fallback.limited_by, fallback.documented["case"]) == ("deviation", "broker", "below")
+    assert judge(bounded, "wire", Limits(2, 7, 0, old), {}).outcome == "unsupported"
+    assert judge(bounded, "wire", Limits(2, 7, 0, new), {"error": "NONE", "configs": 1,
+                                                          "num_partitions": 3}).outcome == "pass"
+
+
 @pytest.mark.parametrize(("documented", "observed", "expected"), [
     ({"absent": True}, ABSENT, True), ({"absent": True}, None, False), ({"null": True}, None, True),
     ({"missing": True}, ABSENT, True), ({"missing": True}, None, True), ({"missing": True}, "", False),

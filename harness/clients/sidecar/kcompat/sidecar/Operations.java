@@ -9,6 +9,7 @@ import kcompat.sidecar.ops.CreateAcls;
 import kcompat.sidecar.ops.CreatePartitions;
 import kcompat.sidecar.ops.CreateTopics;
 import kcompat.sidecar.ops.DescribeConfigs;
+import kcompat.sidecar.ops.DescribeTopics;
 import kcompat.sidecar.ops.ListTopics;
 import kcompat.sidecar.ops.Methods;
 import kcompat.sidecar.ops.Version;
@@ -33,6 +34,7 @@ public final class Operations {
         ops.put("describe_configs", new DescribeConfigs());
         ops.put("list_topics", new ListTopics());
         ops.put("create_acls", new CreateAcls());
+        ops.put("describe_topics", new DescribeTopics());
         ALL = Collections.unmodifiableMap(ops);
     }
 

@@ -36,6 +36,16 @@ public final class Reflect {
         }
     }
 
+    /** ApiKeys.oldestVersion(): the oldest request version this release still sends (4.0 dropped many, KIP-896). */
+    public static int oldestVersion(String apiName) {
+        try {
+            Object key = ApiKeys.valueOf(apiName);
+            return ((Number) key.getClass().getMethod("oldestVersion").invoke(key)).intValue();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
     public static int apiId(String apiName) {
         try {
             return ApiKeys.valueOf(apiName).id;

@@ -5,19 +5,28 @@ import kcompat.sidecar.Operation;
 import kcompat.sidecar.Reflect;
 import org.apache.kafka.common.protocol.ApiKeys;
 
-/** {"api_versions": {ApiKeys name: latest version}}: the newest request version this release can send, per API. */
+/**
+ * {"api_versions": {ApiKeys name: latest version}, "oldest_versions": {ApiKeys name: oldest version}}: the range of
+ * request versions this release can send, per API.
+ */
 public final class ApiVersions implements Operation {
     @Override
     public JsonObject run(JsonObject connection, JsonObject args) {
         JsonObject versions = new JsonObject();
+        JsonObject oldest = new JsonObject();
         for (ApiKeys key : ApiKeys.values()) {
             int latest = Reflect.latestVersion(key.name());
             if (latest >= 0) {
                 versions.addProperty(key.name(), latest);
             }
+            int first = Reflect.oldestVersion(key.name());
+            if (first >= 0) {
+                oldest.addProperty(key.name(), first);
+            }
         }
         JsonObject result = new JsonObject();
         result.add("api_versions", versions);
+        result.add("oldest_versions", oldest);
         return result;
     }
 }
