@@ -35,7 +35,10 @@ ACCEPTED: frozenset[str] = frozenset({"pass", "unsupported", "deviation"})
 LimitedBy = Literal["broker", "client", "both"]
 LIMITED_BY: tuple[LimitedBy, ...] = ("broker", "client", "both")
 
-_CELL_ID = re.compile(r"^(?P<claim>(?:KIP-\d+|DOCS-[a-z][a-z0-9-]*)/[a-z0-9][a-z0-9-]*)\[(?P<broker>\d+(?:\.\d+){1,3})-(?P<mode>zk|kraft)"
+DOCUMENT_ID = r"(?:KIP-\d+|DOCS-[a-z][a-z0-9-]*)"
+"""What a claim is documented by: a KIP, or an excerpt of Kafka's documentation (``DOCS-<name>``)."""
+
+_CELL_ID = re.compile(r"^(?P<claim>" + DOCUMENT_ID + r"/[a-z0-9][a-z0-9-]*)\[(?P<broker>\d+(?:\.\d+){1,3})-(?P<mode>zk|kraft)"
                       r"\|(?P<client>[a-z]+(?::\d+(?:\.\d+){1,3})?(?:@v\d+)?)\]$")
 
 

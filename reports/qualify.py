@@ -35,12 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.records import Record, latest_by_cell
+from harness.records import DOCUMENT_ID, Record, latest_by_cell
 
 MODES = ("zk", "kraft")
 _VERSION = re.compile(r"^\d+(\.\d+){1,3}$")
 _CLIENT = re.compile(r"^(wire|confluent|java)(:\d+(\.\d+){1,3})?(@v\d+)?$")
-_KIP = re.compile(r"^KIP-\d+$")
+_KIP = re.compile(rf"^{DOCUMENT_ID}$")
 _PROFILE_KEYS = {"brokers", "modes", "clients", "kips", "known_deviations", "description"}
 _ENTRY_KEYS = {"cell", "reason", "reviewed_by"}
 
@@ -108,7 +108,7 @@ def _entry(item: Any, file: Path, line: int) -> KnownDeviation:
             raise QualifyError(f"{file}:{line}: known deviation lacks {key} (a non-empty string)")
     cell = item["cell"].strip()
     can_match = "[" in cell or "*" in cell  # every cell id has its [broker|client] part
-    if re.search(r"\s", cell) or not (cell.startswith("KIP-") or cell.startswith("*")) or not can_match:
+    if re.search(r"\s", cell) or not (re.match(DOCUMENT_ID, cell) or cell.startswith("*")) or not can_match:
         raise QualifyError(f"{file}:{line}: cell {cell!r} is not a cell id pattern like "
                            "KIP-525/validate-only-returns-configs[2.4.1-zk|*]")
     return KnownDeviation(cell, item["reason"].strip(), item["reviewed_by"].strip(), file, line)
@@ -255,7 +255,7 @@ def _profile(name: str, table: Any, path: Path, lines: Sequence[str]) -> Profile
     modes = _strings(table, "modes", re.compile(r"^(zk|kraft)$"), where("modes"), "zk or kraft", required=False)
     clients = _strings(table, "clients", _CLIENT, where("clients"),
                        "a client like wire, wire@v5, confluent, confluent:2.0.2, java:3.7.0")
-    kips = _strings(table, "kips", _KIP, where("kips"), "a KIP like KIP-525")
+    kips = _strings(table, "kips", _KIP, where("kips"), "a KIP like KIP-525 or a docs excerpt like DOCS-authorization")
     known = table.get("known_deviations")
     known_path = None
     if known is not None:

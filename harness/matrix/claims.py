@@ -34,12 +34,12 @@ from kio.schema.index import api_key_map
 
 from ..errors import ConfigError
 from ..versions import KafkaVersion
-from ..records import LIMITED_BY
+from ..records import DOCUMENT_ID, LIMITED_BY
 from .observables import PROBES, check_matcher
 
 CLIENT_KINDS = ("wire", "confluent", "java")
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_KIP = re.compile(r"^(?:KIP-\d+|DOCS-[a-z][a-z0-9-]*)$")
+_KIP = re.compile(rf"^{DOCUMENT_ID}$")
 _BROKERS = re.compile(r"^>=\s*(?P<since>\d+(?:\.\d+){1,3})$")
 SASL_USERS = ("alice", "bob", "carol", "dave", "erin")
 """The principals every SASL cluster has (besides the super user): one user set, so every SASL claim of a
