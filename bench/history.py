@@ -155,6 +155,7 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="kcompat-history-bench-"))
+    load_start = os.getloadavg()[0]  # the machine may be shared: the figures say how loaded it was
     try:
         started = time.monotonic()
         dirs, regressing, flaky = generate(work, args.runs, args.cells)
@@ -184,6 +185,7 @@ def main() -> None:
             "duckdb_report_s": round(duck_s, 1), "spark_duckdb_ratio": round(report / duck_s, 2),
             "identical": spark_files == duck_files, "planted_regressions_found": regressing <= regressions,
             "planted_flaky_found": flaky == found_flaky, "cpus": os.cpu_count(),
+            "load_average_start_end": [round(load_start, 1), round(os.getloadavg()[0], 1)],
         }, indent=1))
     finally:
         if not args.keep:
