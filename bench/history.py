@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.records import RECORDS_FILE, RUN_FILE, Record  # noqa: E402
+from harness.records import RECORDS_FILE, RUN_FILE, Record, read_records  # noqa: E402
 
 BROKERS = [f"{major}.{minor}.1" for major, minor in ((0, 11), (1, 0), (1, 1), (2, 0), (2, 1), (2, 2), (2, 3),
                                                       (2, 4), (2, 5), (2, 6), (2, 7), (2, 8), (3, 0), (3, 1),
@@ -47,13 +47,47 @@ def cells(count: int) -> list[tuple[str, str, str, str, str, str]]:
     return out[:count]
 
 
+_RUN, _DAY = "nightly-@@@", "1999-12-31"
+"""Placeholders in the line templates, replaced per night: a run id and a date no night has."""
+
+
+def record(cell: tuple[str, str, str, str, str, str], run_id: str, day: str, outcome: str, java: str) -> Record:
+    """The record of one cell on one night: every generated line is this record's ``line()``."""
+    cell_id, kip, claim_id, broker, client, kind = cell
+    version = dict((c, v) for c, _, v in CLIENTS)[client]
+    return Record(
+        run_id=run_id, cell_id=cell_id, kip=kip, claim_id=claim_id, api="CreateTopics", broker_version=broker,
+        broker_mode="zk", provider="process", client_kind=kind, client_version=version, outcome=outcome,  # type: ignore[arg-type]
+        client=client, java_version=java, limited_by="broker" if outcome == "unsupported" else None,
+        documented={"case": "supported" if broker >= "2.4" else "below", "quotes": [f"{claim_id} quote"]},
+        observed={"configs": outcome == "pass"}, started_at=f"{day}T02:00:00Z", duration_ms=1200.0)
+
+
+def verdict(cell_id: str, broker: str, night: int, runs: int, regressing: set[str], flaky: set[str]
+            ) -> tuple[str, str]:
+    """(outcome, broker Java) of a cell on a night: the planted regressions and flaky cells live here."""
+    outcome, java = ("pass" if broker >= "2.4" else "unsupported"), "17.0.15"
+    if cell_id in regressing and night >= runs // 2:
+        outcome, java = "deviation", "21.0.4"
+    if cell_id in flaky and night >= runs - 10 and night % 2:
+        outcome = "deviation"
+    return outcome, java
+
+
 def generate(work: Path, runs: int, count: int) -> tuple[list[Path], set[str], set[str]]:
-    """Run directories, and the cells planted as regressing (on the middle night) and flaky (last 10 nights)."""
+    """Run directories, and the cells planted as regressing (on the middle night) and flaky (last 10 nights).
+
+    Synthetic input, not what is measured: the nights are of a few kinds (before or after the
+    regression, a flaky cell's odd night or not); each kind's file is built once from
+    ``record(...).line()`` with placeholders for the run id and the date, and every night's file is
+    its kind's text with the two replaced.  ``check_sample`` proves the lines are what building each
+    record would give.
+    """
     grid = cells(count)
     regressing = {c[0] for c in grid[::97]}
     flaky = {c[0] for c in grid[45::89]} - regressing
+    templates: dict[tuple[bool, bool], str] = {}
     dirs = []
-    middle = runs // 2
     for night in range(runs):
         day = time.strftime("%Y-%m-%d", time.gmtime(1735689600 + night * 86400))
         run_id = f"nightly-{night:03d}"
@@ -61,25 +95,34 @@ def generate(work: Path, runs: int, count: int) -> tuple[list[Path], set[str], s
         path.mkdir(parents=True)
         (path / RUN_FILE).write_text(json.dumps({"schema_version": 1, "run_id": run_id,
                                                  "started_at": f"{day}T01:00:00Z"}))
-        lines = []
-        for cell_id, kip, claim_id, broker, client, kind in grid:
-            version = dict((c, v) for c, _, v in CLIENTS)[client]
-            outcome = "pass" if broker >= "2.4" else "unsupported"
-            java = "17.0.15"
-            if cell_id in regressing and night >= middle:
-                outcome, java = "deviation", "21.0.4"
-            if cell_id in flaky and night >= runs - 10 and night % 2:
-                outcome = "deviation"
-            lines.append(Record(
-                run_id=run_id, cell_id=cell_id, kip=kip, claim_id=claim_id, api="CreateTopics", broker_version=broker,
-                broker_mode="zk", provider="process", client_kind=kind, client_version=version, outcome=outcome,
-                client=client, java_version=java, limited_by="broker" if outcome == "unsupported" else None,
-                documented={"case": "supported" if broker >= "2.4" else "below", "quotes": [f"{claim_id} quote"]},
-                observed={"configs": outcome == "pass"}, started_at=f"{day}T02:00:00Z", duration_ms=1200.0,
-            ).line())
-        (path / RECORDS_FILE).write_text("".join(lines))
+        kind = (night >= runs // 2, night >= runs - 10 and night % 2 == 1)  # what verdict() looks at
+        text = templates.get(kind)
+        if text is None:
+            text = templates[kind] = "".join(
+                record(cell, _RUN, _DAY, *verdict(cell[0], cell[3], night, runs, regressing, flaky)).line()
+                for cell in grid)
+        (path / RECORDS_FILE).write_text(text.replace(_RUN, run_id).replace(_DAY, day))
         dirs.append(path)
     return dirs, regressing, flaky
+
+
+def check_sample(dirs: list[Path], runs: int, count: int, regressing: set[str], flaky: set[str],
+                 every: int = 37) -> int:
+    """Every ``every``-th line of the first, middle and last nights parses as a record (harness.records)
+    and is byte for byte the line its record writes; returns how many lines were checked."""
+    grid = cells(count)
+    checked = 0
+    for night in sorted({0, runs // 2, runs - 1}):
+        day = time.strftime("%Y-%m-%d", time.gmtime(1735689600 + night * 86400))
+        report = read_records(dirs[night] / RECORDS_FILE)
+        assert report.skipped == 0 and len(report.records) == count, (night, report.skipped)
+        text = (dirs[night] / RECORDS_FILE).read_text().splitlines(keepends=True)
+        for n in range(0, count, every):
+            outcome, java = verdict(grid[n][0], grid[n][3], night, runs, regressing, flaky)
+            expected = record(grid[n], f"nightly-{night:03d}", day, outcome, java)
+            assert report.records[n] == expected and text[n] == expected.line(), (night, n)
+            checked += 1
+    return checked
 
 
 def delta_files(table: Path) -> list[str]:
@@ -112,10 +155,12 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="kcompat-history-bench-"))
+    load_start = os.getloadavg()[0]  # the machine may be shared: the figures say how loaded it was
     try:
         started = time.monotonic()
         dirs, regressing, flaky = generate(work, args.runs, args.cells)
         generated = time.monotonic() - started
+        checked = check_sample(dirs, args.runs, args.cells, regressing, flaky)
         cli = [sys.executable, "-m", "reports.history"]
         ingest = timed(cli + ["ingest", *map(str, dirs), "--store", str(work / "store")])
         report = timed(cli + ["report", "--store", str(work / "store"), "--out", str(work / "spark")])
@@ -136,10 +181,11 @@ def main() -> None:
                        .splitlines()}
         print(json.dumps({
             "runs": args.runs, "cells": args.cells, "records": args.runs * args.cells,
-            "generate_s": round(generated, 1), "spark_ingest_s": round(ingest, 1), "spark_report_s": round(report, 1),
+            "generate_s": round(generated, 1), "sample_lines_checked": checked, "spark_ingest_s": round(ingest, 1), "spark_report_s": round(report, 1),
             "duckdb_report_s": round(duck_s, 1), "spark_duckdb_ratio": round(report / duck_s, 2),
             "identical": spark_files == duck_files, "planted_regressions_found": regressing <= regressions,
             "planted_flaky_found": flaky == found_flaky, "cpus": os.cpu_count(),
+            "load_average_start_end": [round(load_start, 1), round(os.getloadavg()[0], 1)],
         }, indent=1))
     finally:
         if not args.keep:

@@ -29,22 +29,33 @@ from .display import harness_config, note
 @click.option("-k", "keyword", help="pytest keyword selection on cell ids.")
 @click.option("--quiet", is_flag=True, help="Only the summary, not pytest's progress.")
 @click.option("--allure", is_flag=True, help="Also allure results and the HTML report in the run directory.")
+@click.option("--claims", "claims", type=click.Path(path_type=Path), metavar="DIR",
+              help="Judge by the claim book in DIR (KIP-*.toml; default: the installed scenarios/claims).")
 @click.pass_context
 def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, kips: tuple[str, ...], mode: str,
                 provider: str | None, workers: int, out: Path, resume: bool, markexpr: str | None,
-                keyword: str | None, quiet: bool, allure: bool) -> None:
+                keyword: str | None, quiet: bool, allure: bool, claims: Path | None) -> None:
     """Run a slice of the compatibility matrix into a run directory (records.jsonl, run.json, logs)."""
     import dataclasses
 
+    from ..errors import ConfigError
+    from ..matrix.claims import claims_dir, load_claim_book
     from ..matrix.plan import Selection
     from ..matrix.runner import RunOptions, run_matrix, settings_args
 
+    if claims is not None:  # a bad book is a usage error: one line, exit 2, before anything boots
+        try:
+            claims = claims_dir(claims)
+            load_claim_book(claims)
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc), param_hint="--claims") from None
     config = harness_config(ctx)
     if provider is not None:
         config = dataclasses.replace(config, provider=provider)
     selection = Selection.of(brokers_, mode, clients, kips)
     extra = (("-m", markexpr) if markexpr else ()) + (("-k", keyword) if keyword else ())
-    options = RunOptions(out.absolute(), selection, workers, resume, extra, settings_args(config), allure=allure)
+    options = RunOptions(out.absolute(), selection, workers, resume, extra, settings_args(config), allure=allure,
+                         claims=claims)
 
     def work() -> int:
         reap_orphans(config, ("process", config.provider))

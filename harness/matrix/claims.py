@@ -22,6 +22,7 @@ the two sides can use (``verdict.documented_for``); nothing is written per cell.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
@@ -431,18 +432,41 @@ def sources_dir() -> Path:
     return claims_dir().parent / "sources"
 
 
-def claims_dir() -> Path:
-    """Where the claims live: ``scenarios/claims`` beside the scenario modules.
+def claims_dir(given: Path | str | None = None) -> Path:
+    """Where the claims live: ``given`` (``kcompat run --claims DIR``), else ``scenarios/claims``.
 
-    The scenarios package is located, never imported: the harness runs it as a
-    pytest target in a child process and reads its claims as data.
+    A book from elsewhere (a KIP author's draft, a fork's release qualification) is checked
+    here for being a directory with claims files; its files go through the same schema.  The
+    scenarios package is located, never imported: the harness runs it as a pytest target in a
+    child process and reads its claims as data.
     """
+    if given is not None:
+        path = Path(given).expanduser().absolute()
+        if not path.is_dir():
+            raise ConfigError(f"claims directory {path} does not exist" if not path.exists()
+                              else f"claims directory {path} is not a directory")
+        if not any(path.glob("KIP-*.toml")) and not any(path.glob("DOCS-*.toml")):
+            raise ConfigError(f"claims directory {path} holds no claims files (KIP-*.toml, DOCS-*.toml)")
+        return path
     import importlib.util
 
     spec = importlib.util.find_spec("scenarios")
     if spec is None or not spec.submodule_search_locations:
         raise ConfigError("the scenarios package is not installed beside the harness; reinstall kcompat")
     return Path(next(iter(spec.submodule_search_locations))) / "claims"
+
+
+def scenarios_dir() -> Path:
+    """The scenario modules pytest runs: always the installed ones, whichever claim book they judge by."""
+    return claims_dir().parent
+
+
+def claims_digest(directory: Path) -> str:
+    """sha256 over the book's files (names and bytes, in name order): which claims a run judged by."""
+    digest = hashlib.sha256()
+    for path in sorted(directory.glob("KIP-*.toml")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def iter_quotes(book: ClaimBook) -> Iterator[tuple[str, str, str]]:
@@ -455,6 +479,7 @@ def iter_quotes(book: ClaimBook) -> Iterator[tuple[str, str, str]]:
             yield kip.kip, str(kip.path), statement.statement
 
 
-__all__ = ["BROKER_PLUGINS", "SASL_USERS", "BrokerPlugin", "Claim", "ClaimBook", "ClaimError", "ClusterNeeds", "Documented", "KipClaims", "Statement",
-           "claims_dir", "document_order", "load_claim_book", "sources_dir", "load_claims_file", "normalise_kip"]
+__all__ = ["BROKER_PLUGINS", "SASL_USERS", "BrokerPlugin", "Claim", "ClaimBook", "ClaimError", "ClusterNeeds", "Documented",
+           "KipClaims", "Statement", "claims_digest", "claims_dir", "document_order", "load_claim_book", "load_claims_file",
+           "normalise_kip", "scenarios_dir", "sources_dir"]
 

@@ -14,6 +14,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import shlex
 import shutil
 import signal
@@ -36,7 +37,7 @@ from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..records import ACCEPTED, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
 from ..reaper import new_run_id, spawn
-from .claims import claims_dir, load_claim_book
+from .claims import claims_digest, claims_dir, load_claim_book, scenarios_dir
 from .plan import PlannedCell, Selection, client_refs, plan
 from .summary import summary_lines
 
@@ -60,6 +61,8 @@ class RunOptions:
     command: tuple[str, ...] = field(default_factory=lambda: tuple(sys.argv))
     allure: bool = False
     """Also write allure results (RUN_DIR/allure-results) and the HTML report (RUN_DIR/allure-report)."""
+    claims: Path | None = None
+    """A claim book from another directory (``--claims DIR``); None: the installed ``scenarios/claims``."""
 
 
 def settings_args(config: HarnessConfig) -> tuple[str, ...]:
@@ -92,6 +95,22 @@ def _version(dist: str) -> str | None:
         return None
 
 
+def claims_json(directory: Path) -> dict[str, Any]:
+    """run.json's ``claims``: the book the verdicts were judged by (records carry each cell's ``documented``)."""
+    return {"dir": str(directory), "files": sorted(p.name for p in directory.glob("KIP-*.toml")),
+            "sha256": claims_digest(directory)}
+
+
+def _scenario_kips() -> set[str]:
+    """KIPs with a scenario module (``KIP = "KIP-N"`` in scenarios/test_*.py): only their cells can run."""
+    found = set()
+    for module in scenarios_dir().glob("test_*.py"):
+        match = re.search(r'^KIP = "(KIP-\d+)"', module.read_text(encoding="utf-8"), re.MULTILINE)
+        if match:
+            found.add(match.group(1))
+    return found
+
+
 def _run_json(run_id: str, options: RunOptions, config: HarnessConfig, confluent: Sequence[str]) -> dict[str, Any]:
     refs = [ClientRef.parse(c) for c in options.selection.clients]
     return {
@@ -105,7 +124,7 @@ def _run_json(run_id: str, options: RunOptions, config: HarnessConfig, confluent
         "confluent": [{"confluent_kafka": v} for v in confluent], "kio_version": _version("kio"),
         "machine": {"hostname": platform.node(), "platform": platform.platform(), "cpus": os.cpu_count(),
                     "memory_gb": round(psutil.virtual_memory().total / 2**30, 1), "python": platform.python_version()},
-        "resumed": [], "exit_code": None,
+        "claims": claims_json(claims_dir(options.claims)), "resumed": [], "exit_code": None,
     }
 
 
@@ -121,12 +140,21 @@ def prepare(options: RunOptions, config: HarnessConfig) -> tuple[RunOptions, lis
                                                        chosen["kips"]),
                              options.workers or int(chosen.get("workers", 0)), True,
                              tuple(chosen.get("pytest_args", ())), tuple(chosen.get("settings", ())),
-                             options.command, bool(chosen.get("allure", False)) or options.allure)
+                             options.command, bool(chosen.get("allure", False)) or options.allure,
+                             Path(run["claims"]["dir"]) if "claims" in run else None)
+        if "claims" in run and claims_digest(claims_dir(options.claims)) != run["claims"]["sha256"]:
+            raise ConfigError(f"--resume: the claims in {run['claims']['dir']} changed since the run started; "
+                              "start a new run so one run is judged by one claim book")
         run["resumed"].append(_now())
     elif options.out.exists() and any(options.out.iterdir()):
         raise ConfigError(f"{options.out} exists and is not empty; choose another --out, or continue it with "
                           f"kcompat run --resume {options.out}")
-    cells = plan(options.selection, load_claim_book(claims_dir()), load_catalog())
+    book = load_claim_book(claims_dir(options.claims))
+    cells = plan(options.selection, book, load_catalog())
+    orphans = sorted({c.claim.kip for c in cells} - _scenario_kips())
+    if orphans:
+        raise ConfigError(f"{orphans[0]} has claims but no scenario module in {scenarios_dir()} "
+                          f"(a test_*.py declaring KIP = \"{orphans[0]}\"); choose KIPs with --kip")
     for release in sorted({c.client.version for c in cells if c.client.kind == "java" and c.client.version}):
         check_client_release(release, config)  # an unpublished release: one line naming the nearest ones
     if not cells:
@@ -136,7 +164,7 @@ def prepare(options: RunOptions, config: HarnessConfig) -> tuple[RunOptions, lis
         options.out.mkdir(parents=True, exist_ok=True)
         run = _run_json(new_run_id(), options, config, confluent)
         (options.out / "coverage.json").write_text(
-            json.dumps(load_claim_book(claims_dir()).coverage(), indent=1) + "\n")
+            json.dumps(book.coverage(), indent=1) + "\n")
     run_file.write_text(json.dumps(run, indent=1) + "\n")
     return options, cells, run
 
@@ -187,7 +215,7 @@ def confluent_venv(release: str, config: HarnessConfig, log: Path) -> Path:
 
 
 def _pytest(python: Path | str, options: RunOptions, clients: Sequence[str], log: Path, echo: Echo | None) -> int:
-    scenarios = claims_dir().parent
+    scenarios = scenarios_dir()
     selection = options.selection
     command = [str(python), "-m", "pytest", str(scenarios), "-o", "addopts=", "-p", "no:cacheprovider",
                "--import-mode=importlib", "-q", "--no-header", "-rfE",
@@ -197,6 +225,8 @@ def _pytest(python: Path | str, options: RunOptions, clients: Sequence[str], log
                "--kc-clients", ",".join(clients), "--kc-resume", *options.settings]
     if selection.kips:
         command += ["--kc-kips", ",".join(selection.kips)]
+    if options.claims is not None:
+        command += ["--kc-claims", str(options.claims)]
     if options.allure:
         command += ["--alluredir", str(options.out / "allure-results")]
     if options.workers > 0:

@@ -84,8 +84,10 @@ def _create_tables(spark: SparkSession, store: Path) -> None:
 
     for name, ddl, partition in (("records", RECORDS_DDL, PARTITION_COLUMN), ("quarantine", QUARANTINE_DDL, None),
                                  ("runs", RUNS_DDL, None)):
-        if (store / name / "_delta_log").is_dir():
+        if any((store / name / "_delta_log").glob("*.json")):
             continue  # no transaction at all for a store that has its tables
+        # (a _delta_log with no commit yet is another ingest creating the table: create races it, and
+        # the loser's "already exists" is retried; skipping it made the MERGE find no table)
 
         def create(name: str = name, ddl: str = ddl, partition: str | None = partition) -> None:
             builder = DeltaTable.createIfNotExists(spark).location(str(store / name))

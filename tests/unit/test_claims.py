@@ -170,3 +170,54 @@ def test_a_docs_claims_file_is_named_by_its_id(tmp_path: Path) -> None:
     loaded = load_claims_file(path)
     assert loaded.is_docs and loaded.claims[0].id == "DOCS-security/one"
     assert loaded.claims[0].brokers_since == KafkaVersion.parse("2.0")
+
+
+def test_a_claims_directory_from_elsewhere_is_checked_and_hashed(tmp_path: Path) -> None:
+    from harness.errors import ConfigError
+    from harness.matrix.claims import claims_digest
+
+    with pytest.raises(ConfigError, match=r"claims directory .*nowhere does not exist"):
+        claims_dir(tmp_path / "nowhere")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("no claims here")
+    with pytest.raises(ConfigError, match=r"claims directory .*empty holds no claims files \(KIP-\*\.toml, DOCS-\*\.toml\)"):
+        claims_dir(tmp_path / "empty")
+    book = tmp_path / "book"
+    book.mkdir()
+    (book / "KIP-1.toml").write_text(GOOD)
+    assert claims_dir(book) == book
+    assert set(load_claim_book(claims_dir(book)).kips) == {"KIP-1"}
+    before = claims_digest(book)
+    assert claims_digest(book) == before and len(before) == 64
+    (book / "KIP-1.toml").write_text(GOOD.replace('quote = "q2"', 'quote = "q3"'))
+    assert claims_digest(book) != before  # one revised quote is another book
+
+
+def test_a_run_notes_the_claim_book_it_judged_by(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from harness.config import HarnessConfig
+    from harness.errors import ConfigError
+    from harness.matrix.claims import claims_digest
+    from harness.matrix.plan import Selection
+    from harness.matrix.runner import RunOptions, prepare
+
+    book = tmp_path / "book"
+    book.mkdir()
+    shutil.copy(claims_dir() / "KIP-525.toml", book)
+    config = HarnessConfig.resolve(cache_dir=tmp_path / "cache")
+    selection = Selection.of("2.4", "default", "wire", ("KIP-525",))
+    _, cells, run = prepare(RunOptions(tmp_path / "run", selection, claims=book), config)
+    assert cells and {c.claim.kip for c in cells} == {"KIP-525"}
+    written = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert written["claims"] == {"dir": str(book), "files": ["KIP-525.toml"], "sha256": claims_digest(book)}
+    (book / "KIP-525.toml").write_text((book / "KIP-525.toml").read_text().replace("num_partitions = 3", "num_partitions = 4"))
+    with pytest.raises(ConfigError, match="the claims in .* changed since the run started"):
+        prepare(RunOptions(tmp_path / "run", resume=True), config)
+    draft = tmp_path / "draft"  # a claim book (loaded once per directory) for a KIP no scenario module runs
+    draft.mkdir()
+    (draft / "KIP-1.toml").write_text(GOOD)
+    with pytest.raises(ConfigError, match=r'KIP-1 has claims but no scenario module .*KIP = "KIP-1"'):
+        prepare(RunOptions(tmp_path / "other", Selection.of("2.4", "default", "wire", ("KIP-1",)), claims=draft),
+                config)

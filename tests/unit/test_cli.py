@@ -156,3 +156,21 @@ def test_ctrl_c_exits_130(extra_commands: None) -> None:
     result = CliRunner().invoke(main, ["interrupt"])
     assert result.exit_code == 130
     assert "kcompat: interrupted" in result.output
+
+
+def test_a_bad_claims_directory_is_one_line_exit_2_and_nothing_runs(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "KIP-525.toml").write_text('kip = "KIP-525"\n\n[[claim]]\nid = "Bad Id"\n')
+    for given, message in [(tmp_path / "nowhere", "does not exist"),
+                           (tmp_path / "empty", "holds no claims files (KIP-*.toml)"),
+                           (bad, f"{bad / 'KIP-525.toml'}:3: ")]:
+        out = tmp_path / "run"
+        result = CliRunner().invoke(main, ["--cache-dir", str(tmp_path / "cache"), "run", "--claims", str(given),
+                                           "--kip", "KIP-525", "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        lines = _error_lines(result.output)
+        assert len(lines) == 1 and lines[0].startswith("kcompat: error: Invalid value for --claims: "), lines
+        assert message in lines[0], lines
+        assert not out.exists()  # nothing laid out, nothing booted
