@@ -164,7 +164,7 @@ def test_a_bad_claims_directory_is_one_line_exit_2_and_nothing_runs(tmp_path: Pa
     bad.mkdir()
     (bad / "KIP-525.toml").write_text('kip = "KIP-525"\n\n[[claim]]\nid = "Bad Id"\n')
     for given, message in [(tmp_path / "nowhere", "does not exist"),
-                           (tmp_path / "empty", "holds no claims files (KIP-*.toml)"),
+                           (tmp_path / "empty", "holds no claims files (KIP-*.toml, DOCS-*.toml)"),
                            (bad, f"{bad / 'KIP-525.toml'}:3: ")]:
         out = tmp_path / "run"
         result = CliRunner().invoke(main, ["--cache-dir", str(tmp_path / "cache"), "run", "--claims", str(given),
