@@ -21,7 +21,7 @@ from . import report as reporting
 from . import spark as sparking
 from . import store as storing
 from .errors import HistoryError
-from .parse import records_path
+from .parse import ingest_sources
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -90,11 +90,12 @@ def history() -> None:
 @_CONF
 @click.pass_context
 def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tuple[str, ...]) -> None:
-    """Add run directories to STORE; re-ingesting a run changes nothing."""
+    """Add run directories (or JUnit XML files, or directories of junit-*.xml) to STORE; re-ingesting a run
+    changes nothing, and a run's records.jsonl wins over its JUnit XML."""
     def check() -> None:  # before Spark starts: bad input costs no JVM
         storing.check_store(store, create=True)
         for run_dir in run_dirs:
-            records_path(run_dir)
+            ingest_sources(run_dir)
 
     guarded(check)
     with session(ctx, conf) as spark:
@@ -103,6 +104,9 @@ def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tu
         skipped = ", ".join(f"{kind} {n}" for kind, n in sorted(run["quarantined"].items()))
         click.echo(f"run {run_id}: {run['records']} records, {sum(run['quarantined'].values())} quarantined"
                    + (f" ({skipped})" if skipped else ""))
+    for source, reasons in sorted(result.skipped.items()):
+        click.echo(f"junit {source}: {sum(reasons.values())} test cases skipped ("
+                   + ", ".join(f"{reason}: {n}" for reason, n in sorted(reasons.items())) + ")")
     click.echo(f"store {store}: {result.inserted} rows added, {result.updated} changed, "
                f"{result.quarantined} lines quarantined")
 
