@@ -124,14 +124,22 @@ def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tu
 def report(ctx: click.Context, store: Path, out_dir: Path, as_of: str | None, flaky_window: int,
            history_depth: int, conf: tuple[str, ...]) -> None:
     """Write the latest matrix, regressions, flaky cells, KIP tables and cell histories to OUT."""
-    moment = guarded(lambda: storing.parse_as_of(as_of) if as_of else None)
-    guarded(lambda: storing.check_store(store, create=False))
-    with session(ctx, conf) as spark:
-        result = guarded(lambda: run_report(spark, store, moment, flaky_window, history_depth))
+    result = report_from_store(ctx, store, as_of=as_of, flaky_window=flaky_window, history_depth=history_depth,
+                               conf=conf)
     reporting.write(result, out_dir)
     s = result.summary
     click.echo(f"report: {s['runs']} runs, {s['cells']} cells, {s['regressions']} regressions, {s['flaky']} flaky, "
                f"{s['quarantined']} lines quarantined -> {out_dir}")
+
+
+def report_from_store(ctx: click.Context, store: Path, *, as_of: str | None = None,
+                      flaky_window: int = reporting.DEFAULT_FLAKY_WINDOW,
+                      history_depth: int = reporting.DEFAULT_HISTORY_DEPTH, conf: tuple[str, ...] = ()) -> reporting.Report:
+    """The report of a store, in the CLI's session: ``history report`` and the matrix page's ``--store``."""
+    moment = guarded(lambda: storing.parse_as_of(as_of) if as_of else None)
+    guarded(lambda: storing.check_store(store, create=False))
+    with session(ctx, conf) as spark:
+        return guarded(lambda: run_report(spark, store, moment, flaky_window, history_depth))
 
 
 def run_report(spark: SparkSession, store: Path, as_of: Any, flaky_window: int,
@@ -148,4 +156,4 @@ def sparking_engine(spark: SparkSession, records: Any) -> reporting.Engine:
     return SparkEngine(spark, records)
 
 
-__all__ = ["HistoryError", "history"]
+__all__ = ["HistoryError", "history", "report_from_store"]
