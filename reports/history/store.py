@@ -273,7 +273,7 @@ def with_series(records: DataFrame) -> DataFrame:
 
     from .parse import series_of
 
-    derive = F.udf(series_of, "string")
+    derive = F.udf(lambda cell_id: series_of(cell_id), "string")  # untyped: a plain row UDF, nothing inferred
     if "series" not in records.columns:
         return records.withColumn("series", derive("cell_id"))
     return records.filter("series IS NOT NULL").unionByName(
