@@ -42,6 +42,14 @@ _CELL_ID = re.compile(r"^(?P<claim>" + DOCUMENT_ID + r"/[a-z0-9][a-z0-9-]*)\[(?P
                       r"\|(?P<client>[a-z]+(?::\d+(?:\.\d+){1,3})?(?:@v\d+)?)\]$")
 
 
+def release_line(version: str, kind: str = "kafka") -> str:
+    """A version's release line: Kafka's (brokers, ``java:``) keep three parts before 1.0
+    (``0.11.0.3`` -> ``0.11.0``) and two after (``2.4.1`` -> ``2.4``); other clients keep two."""
+    parts = version.split(".")
+    width = 3 if kind in ("kafka", "java") and parts[0] == "0" else 2
+    return ".".join(parts[:width])
+
+
 class RecordError(ValueError):
     """A cell id or record that does not follow docs/RECORDS.md."""
 
@@ -64,6 +72,20 @@ class Cell:
     @property
     def kip(self) -> str:
         return self.claim_id.split("/", 1)[0]
+
+    @property
+    def series(self) -> str:
+        """The cell with both versions reduced to their release lines: ``KIP-108/x[0.11.0-zk|confluent:2.16]``.
+
+        A catalog bump to a new broker patch or client release continues the same series, so the
+        history can say what changed with a verdict instead of starting a new cell.
+        """
+        kind, sep, rest = self.client.partition(":")
+        client = self.client
+        if sep:
+            version, at, pin = rest.partition("@")
+            client = f"{kind}:{release_line(version, kind)}{at}{pin}"
+        return f"{self.claim_id}[{release_line(self.broker_version)}-{self.broker_mode}|{client}]"
 
     @classmethod
     def parse(cls, cell_id: str) -> Cell:
@@ -163,6 +185,49 @@ def append_record(path: Path, record: Record) -> None:
         os.close(fd)
 
 
+@dataclass(frozen=True)
+class BadLine:
+    """A line of records.jsonl that is not a record, and why: ``kind`` is one of ``BAD_LINE_KINDS``."""
+
+    line: int
+    kind: str
+    reason: str
+    text: bytes
+
+
+BAD_LINE_KINDS: tuple[str, ...] = ("malformed", "unknown_schema", "torn_last_line")
+
+
+def parse_lines(data: bytes) -> tuple[list[tuple[int, Record]], list[BadLine]]:
+    """Every line of a records file: ``(line number, record)``, or a ``BadLine`` saying why not.
+
+    The one tolerant reader: the page, qualification and the history all go through it, so a line
+    one of them skips is skipped by all, for the same reason.
+    """
+    records: list[tuple[int, Record]] = []
+    bad: list[BadLine] = []
+    lines = data.split(b"\n")
+    torn = lines.pop()  # b"" when the file ends with a newline
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        obj: Any = None
+        try:
+            obj = json.loads(raw)
+            if not isinstance(obj, dict):
+                raise RecordError("not a JSON object")
+            records.append((number, Record.from_json(obj)))
+        except RecordError as exc:
+            unknown = isinstance(obj, dict) and obj.get("schema_version") not in READABLE_SCHEMA_VERSIONS
+            bad.append(BadLine(number, "unknown_schema" if unknown else "malformed", str(exc), raw))
+        except (ValueError, TypeError) as exc:
+            bad.append(BadLine(number, "malformed", f"not a record: {exc}", raw))
+    if torn:
+        bad.append(BadLine(len(lines) + 1, "torn_last_line", "last line has no newline: its writer died mid-write",
+                           torn))
+    return records, bad
+
+
 @dataclass
 class ReadReport:
     """What a tolerant read of records.jsonl skipped, and why: never silent, never fatal."""
@@ -182,26 +247,14 @@ def read_records(path: Path) -> ReadReport:
     report = ReadReport()
     if not path.exists():
         return report
-    raw = path.read_bytes()
-    lines = raw.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    elif lines:
-        report.torn_last_line = True  # a writer died mid-line (or the file was cut): not a record
-        lines.pop()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-            if not isinstance(data, dict):
-                raise RecordError("not a JSON object")
-            report.records.append(Record.from_json(data))
-        except RecordError as exc:
-            target = report.unknown_schema if "schema_version" in str(exc) else report.malformed
-            target.append((number, str(exc)))
-        except (ValueError, TypeError) as exc:
-            report.malformed.append((number, f"not a record: {exc}"))
+    records, bad = parse_lines(path.read_bytes())
+    report.records = [record for _, record in records]
+    for line in bad:
+        if line.kind == "torn_last_line":
+            report.torn_last_line = True  # a writer died mid-line (or the file was cut): not a record
+        else:
+            (report.unknown_schema if line.kind == "unknown_schema" else report.malformed).append(
+                (line.line, line.reason))
     return report
 
 

@@ -64,3 +64,52 @@ def malformed_run(root: Path) -> Path:
         out.write(json.dumps({"schema_version": 99, "run_id": "run-bad"}) + "\n")
         out.write('{"schema_version": 1, "run_id": "run-bad", "cell_id": "KIP-1/x[1.0.0-zk|wire]"')  # torn
     return path
+
+
+SERIES = "KIP-525/validate-only-returns-configs[2.4-zk|{}]"
+BUMPED = "KIP-525/validate-only-returns-configs[2.4.1-zk|java:3.7.0]"
+BEFORE_BUMP = "KIP-525/validate-only-returns-configs[2.4.0-zk|java:3.7.0]"
+CONFLUENT_OLD = "KIP-525/validate-only-returns-configs[2.4.1-zk|confluent:2.16.0]"
+CONFLUENT_NEW = "KIP-525/validate-only-returns-configs[2.4.1-zk|confluent:2.16.1]"
+
+
+def bumps(root: Path) -> list[Path]:
+    """Four nights across patch bumps: the java cell's broker goes 2.4.0 -> 2.4.1 on night 3 and its
+    verdict changes with it; WIRE flips every night with nothing changed; the confluent cell flips as
+    often but its client release goes 2.16.0 -> 2.16.1 on night 3; ACL deviates on night 4, when its
+    claim's documented side was revised."""
+    wire = ["pass", "deviation", "pass", "deviation"]
+    confluent = {"client_version": "2.16.0", "librdkafka_version": "2.16.0"}
+    revised = {"case": "supported", "quotes": ["DescribeAcls returns the ACLs (revised)"]}
+    dirs = []
+    for night in range(1, 5):
+        java = BEFORE_BUMP if night < 3 else BUMPED
+        conf = CONFLUENT_OLD if night < 3 else CONFLUENT_NEW
+        dirs.append(run_dir(root, f"run-{night}", night, {
+            java: "pass" if night < 3 else "deviation", WIRE: wire[night - 1], conf: wire[night - 1],
+            ACL: "deviation" if night == 4 else "pass"},
+            **{CONFLUENT_OLD: confluent, ACL: {"documented": revised} if night == 4 else {}}))
+    return dirs
+
+
+def junit(path: Path, records: list[Record], *, full: bool = True, others: int = 0) -> Path:
+    """A JUnit XML file as pytest writes it for `kcompat run` (fixtures/matrix.py's properties), plus
+    ``others`` test cases without a cell id; ``full=False`` leaves out ``kcompat_record`` (another job)."""
+    from xml.sax.saxutils import quoteattr
+
+    cases = []
+    for number, rec in enumerate(records):
+        props = [("kcompat_cell_id", rec.cell_id), ("kcompat_outcome", rec.outcome), ("kcompat_run_id", rec.run_id),
+                 ("kcompat_limited_by", rec.limited_by or "")]
+        props += [("kcompat_record", rec.line().rstrip("\n"))] if full else [
+            ("kcompat_client_version", rec.client_version), ("kcompat_started_at", rec.started_at)]
+        body = "".join(f"<property name={quoteattr(k)} value={quoteattr(v)} />" for k, v in props)
+        cases.append(f'<testcase classname="scenarios.test_matrix" name="test_cell[{number}]" time="1.0">'
+                     f"<properties>{body}</properties></testcase>")
+    cases += [f'<testcase classname="tests.test_other" name="test_{n}" time="0.1" />' for n in range(others)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests">'
+                    f'<testsuite name="pytest" errors="0" failures="0" skipped="0" tests="{len(cases)}" '
+                    f'time="3.0" timestamp="2025-01-01T02:00:00.000000+00:00" hostname="ci">'
+                    + "".join(cases) + "</testsuite></testsuites>")
+    return path

@@ -21,7 +21,7 @@ from . import report as reporting
 from . import spark as sparking
 from . import store as storing
 from .errors import HistoryError
-from .parse import records_path
+from .parse import ingest_sources
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -90,11 +90,12 @@ def history() -> None:
 @_CONF
 @click.pass_context
 def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tuple[str, ...]) -> None:
-    """Add run directories to STORE; re-ingesting a run changes nothing."""
+    """Add run directories (or JUnit XML files, or directories of junit-*.xml) to STORE; re-ingesting a run
+    changes nothing, and a run's records.jsonl wins over its JUnit XML."""
     def check() -> None:  # before Spark starts: bad input costs no JVM
         storing.check_store(store, create=True)
         for run_dir in run_dirs:
-            records_path(run_dir)
+            ingest_sources(run_dir)
 
     guarded(check)
     with session(ctx, conf) as spark:
@@ -103,6 +104,9 @@ def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tu
         skipped = ", ".join(f"{kind} {n}" for kind, n in sorted(run["quarantined"].items()))
         click.echo(f"run {run_id}: {run['records']} records, {sum(run['quarantined'].values())} quarantined"
                    + (f" ({skipped})" if skipped else ""))
+    for source, reasons in sorted(result.skipped.items()):
+        click.echo(f"junit {source}: {sum(reasons.values())} test cases skipped ("
+                   + ", ".join(f"{reason}: {n}" for reason, n in sorted(reasons.items())) + ")")
     click.echo(f"store {store}: {result.inserted} rows added, {result.updated} changed, "
                f"{result.quarantined} lines quarantined")
 
@@ -120,14 +124,22 @@ def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tu
 def report(ctx: click.Context, store: Path, out_dir: Path, as_of: str | None, flaky_window: int,
            history_depth: int, conf: tuple[str, ...]) -> None:
     """Write the latest matrix, regressions, flaky cells, KIP tables and cell histories to OUT."""
-    moment = guarded(lambda: storing.parse_as_of(as_of) if as_of else None)
-    guarded(lambda: storing.check_store(store, create=False))
-    with session(ctx, conf) as spark:
-        result = guarded(lambda: run_report(spark, store, moment, flaky_window, history_depth))
+    result = report_from_store(ctx, store, as_of=as_of, flaky_window=flaky_window, history_depth=history_depth,
+                               conf=conf)
     reporting.write(result, out_dir)
     s = result.summary
     click.echo(f"report: {s['runs']} runs, {s['cells']} cells, {s['regressions']} regressions, {s['flaky']} flaky, "
                f"{s['quarantined']} lines quarantined -> {out_dir}")
+
+
+def report_from_store(ctx: click.Context, store: Path, *, as_of: str | None = None,
+                      flaky_window: int = reporting.DEFAULT_FLAKY_WINDOW,
+                      history_depth: int = reporting.DEFAULT_HISTORY_DEPTH, conf: tuple[str, ...] = ()) -> reporting.Report:
+    """The report of a store, in the CLI's session: ``history report`` and the matrix page's ``--store``."""
+    moment = guarded(lambda: storing.parse_as_of(as_of) if as_of else None)
+    guarded(lambda: storing.check_store(store, create=False))
+    with session(ctx, conf) as spark:
+        return guarded(lambda: run_report(spark, store, moment, flaky_window, history_depth))
 
 
 def run_report(spark: SparkSession, store: Path, as_of: Any, flaky_window: int,
@@ -144,4 +156,4 @@ def sparking_engine(spark: SparkSession, records: Any) -> reporting.Engine:
     return SparkEngine(spark, records)
 
 
-__all__ = ["HistoryError", "history"]
+__all__ = ["HistoryError", "history", "report_from_store"]

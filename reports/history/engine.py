@@ -32,7 +32,22 @@ class DuckDBEngine:
         if threads:
             self.con.execute(f"SET threads = {int(threads)}")
         listed = ", ".join("'" + path.replace("'", "''") + "'" for path in files)
-        self.con.execute(f"CREATE VIEW obs AS SELECT * FROM read_parquet([{listed}], hive_partitioning = true)")
+        source = f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true)"
+        columns = {row[0] for row in self.con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+        if "series" in columns:  # rows of a store written before ``series`` have it null
+            self._series_function()
+            select = ("SELECT * REPLACE (CASE WHEN series IS NULL THEN kcompat_series(cell_id) ELSE series END "
+                      "AS series)")
+        else:
+            self._series_function()
+            select = "SELECT *, kcompat_series(cell_id) AS series"
+        self.con.execute(f"CREATE VIEW obs AS {select} FROM {source}")
+
+    def _series_function(self) -> None:
+        """``Cell.series`` in SQL, for files written before the column (one definition: harness.records)."""
+        from .parse import series_of
+
+        self.con.create_function("kcompat_series", series_of, ["VARCHAR"], "VARCHAR", side_effects=False)
 
     def rows(self, sql: str) -> list[dict[str, Any]]:
         cursor = self.con.execute(sql)

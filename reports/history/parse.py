@@ -2,7 +2,8 @@
 
 Pure Python (standard library and ``harness.records``) so it runs the same in the driver, in a
 Spark executor (``--py-files``) and in unit tests.  Nothing is dropped silently: a line that is not
-a record becomes a quarantine row with its reason, and callers count them.
+a record becomes a quarantine row with its reason, and callers count them.  JUnit XML files take
+the same way through ``reports.history.junit``.
 """
 
 from __future__ import annotations
@@ -15,20 +16,24 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from harness.records import READABLE_SCHEMA_VERSIONS, RECORDS_FILE, RUN_FILE, Record, RecordError
+from harness.records import BAD_LINE_KINDS, RECORDS_FILE, RUN_FILE, Cell, Record, parse_lines
 
 from .errors import RunDirError
 
+JUNIT_GLOB = "junit-*.xml"
+ORIGINS: tuple[str, ...] = ("records", "junit")
+"""Where a row came from; a run's records.jsonl wins over its JUnit XML (docs/HISTORY.md)."""
+
 RECORD_COLUMNS: tuple[str, ...] = (
-    "run_id", "cell_id", "kip", "claim_id", "api", "broker_version", "broker_mode", "client", "client_kind",
+    "run_id", "cell_id", "series", "origin", "kip", "claim_id", "api", "broker_version", "broker_mode", "client", "client_kind",
     "client_version", "java_version", "librdkafka_version", "outcome", "limited_by", "reason", "started_at",
     "run_started_at", "schema_version", "documented", "record")
 """The records table (besides ``ingested_at``, set by the store).  ``record`` is the whole line as
 ``Record.line`` writes it; ``documented`` its ``documented`` object, kept apart so the KIP tables
-never read whole records."""
+never read whole records; ``series`` is ``Cell.series`` (stores written before it derive it at read)."""
 
 QUARANTINE_COLUMNS: tuple[str, ...] = ("run_id", "source", "line", "kind", "reason", "text")
-QUARANTINE_KINDS: tuple[str, ...] = ("malformed", "unknown_schema", "torn_last_line")
+QUARANTINE_KINDS: tuple[str, ...] = BAD_LINE_KINDS
 MAX_QUARANTINED_TEXT = 4096
 """A quarantined line is kept up to this many characters: enough to see what it was."""
 
@@ -62,6 +67,13 @@ class ParsedRun:
 
     rows: list[dict[str, Any]] = field(default_factory=list)
     quarantine: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    """JUnit test cases that map to no cell (no ``kcompat_cell_id``): ``run_id, source, line, reason, text``."""
+
+
+def series_of(cell_id: str) -> str:
+    """``Cell.series`` of a cell id: what stores written before the column derive at read."""
+    return Cell.parse(cell_id).series
 
 
 def records_path(run_dir: Path) -> Path:
@@ -73,6 +85,19 @@ def records_path(run_dir: Path) -> Path:
         raise RunDirError(f"{run_dir} holds no records ({RECORDS_FILE} is missing or empty)",
                           hint="a run killed before its first cell ended has nothing to ingest")
     return path
+
+
+def ingest_sources(path: Path) -> list[Path]:
+    """What one ingest argument contributes: a run directory's records.jsonl, else a JUnit XML file or
+    a directory's ``junit-*.xml``.  A run directory's own JUnit files are not read: its records.jsonl
+    carries everything they do, and more."""
+    if path.is_file() and path.suffix == ".xml":
+        return [path]
+    if path.is_dir() and not (path / RECORDS_FILE).exists():
+        junit = sorted(path.glob(JUNIT_GLOB))
+        if junit:
+            return junit
+    return [records_path(path)]
 
 
 def read_run_info(run_dir: Path) -> RunInfo:
@@ -95,9 +120,10 @@ def _line(record: Record) -> str:
                       separators=(",", ":"), default=str)
 
 
-def record_row(record: Record, run_started_at: str | None) -> dict[str, Any]:
+def record_row(record: Record, run_started_at: str | None, origin: str = "records") -> dict[str, Any]:
     return {
-        "run_id": record.run_id, "cell_id": record.cell_id, "kip": record.kip, "claim_id": record.claim_id,
+        "run_id": record.run_id, "cell_id": record.cell_id, "series": record.cell.series, "origin": origin,
+        "kip": record.kip, "claim_id": record.claim_id,
         "api": record.api, "broker_version": record.broker_version, "broker_mode": record.broker_mode,
         "client": record.client or record.cell.client, "client_kind": record.client_kind,
         "client_version": record.client_version, "java_version": record.java_version,
@@ -109,51 +135,51 @@ def record_row(record: Record, run_started_at: str | None) -> dict[str, Any]:
     }
 
 
-def _quarantined(run: RunInfo, source: str, line: int, kind: str, reason: str, text: bytes) -> dict[str, Any]:
+def quarantined(run: RunInfo, source: str, line: int, kind: str, reason: str, text: bytes) -> dict[str, Any]:
     return {"run_id": run.run_id, "source": source, "line": line, "kind": kind, "reason": reason,
             "text": text.decode("utf-8", "replace")[:MAX_QUARANTINED_TEXT]}
 
 
 def parse_records(data: bytes, source: str, run: RunInfo) -> ParsedRun:
-    """Every line of a records file: a record, or a quarantine row saying why not.
-
-    A cell's last line is its verdict (a resumed run may repeat a cell).  A run's start is run.json's
-    ``started_at``, else its earliest cell's: history orders runs by it, never by ingest order.
-    """
+    """Every line of a records file: a record, or a quarantine row saying why not (``harness.records``'s
+    tolerant reader).  A cell's last line is its verdict (a resumed run may repeat a cell)."""
     parsed = ParsedRun()
-    lines = data.split(b"\n")
-    torn = lines.pop()  # b"" when the file ends with a newline
+    lines, bad = parse_lines(data)
+    for line in bad:
+        parsed.quarantine.append(quarantined(run, source, line.line, line.kind, line.reason, line.text))
+    parsed.rows = run_rows([record for _, record in lines], run, "records")
+    return parsed
+
+
+def run_rows(records: Iterable[Record], run: RunInfo, origin: str) -> list[dict[str, Any]]:
+    """The last record of each (run, cell) as a table row.
+
+    A run's start is run.json's ``started_at``, else its earliest cell's: history orders runs by it,
+    never by ingest order.
+    """
     latest: dict[tuple[str, str], Record] = {}
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-            if not isinstance(obj, dict):
-                raise RecordError("not a JSON object")
-            record = Record.from_json(obj)
-        except RecordError as exc:
-            unknown = isinstance(obj, dict) and obj.get("schema_version") not in READABLE_SCHEMA_VERSIONS
-            parsed.quarantine.append(_quarantined(run, source, number, "unknown_schema" if unknown else "malformed",
-                                                  str(exc), raw))
-            continue
-        except (ValueError, TypeError) as exc:
-            parsed.quarantine.append(_quarantined(run, source, number, "malformed", f"not a record: {exc}", raw))
-            continue
+    for record in records:
         latest.pop((record.run_id, record.cell_id), None)
         latest[(record.run_id, record.cell_id)] = record
-    if torn:
-        parsed.quarantine.append(_quarantined(run, source, len(lines) + 1, "torn_last_line",
-                                              "last line has no newline: its writer died mid-write", torn))
     starts: dict[str, str] = {}
     for record in latest.values():
         when = utc_iso(record.started_at)
         if when and (record.run_id not in starts or when < starts[record.run_id]):
             starts[record.run_id] = when
+    rows = []
     for record in latest.values():
         own = run.started_at if record.run_id == run.run_id else None
-        parsed.rows.append(record_row(record, own or starts.get(record.run_id)))
-    return parsed
+        rows.append(record_row(record, own or starts.get(record.run_id), origin))
+    return rows
+
+
+def parse_file(data: bytes, source: str, run: RunInfo) -> ParsedRun:
+    """A records file or a JUnit XML file, by its name."""
+    if source.endswith(".xml"):
+        from .junit import parse_junit
+
+        return parse_junit(data, source, run)
+    return parse_records(data, source, run)
 
 
 def parse_run_dir(run_dir: Path) -> ParsedRun:

@@ -33,7 +33,10 @@ class Engine(Protocol):
     def rows(self, sql: str) -> list[dict[str, Any]]: ...
 
 
-_ORDER_DESC = "ORDER BY run_started_at DESC, run_id DESC"
+_ORDER_DESC = "ORDER BY run_started_at DESC, run_id DESC, cell_id DESC"
+_SERIES = "WINDOW w AS (PARTITION BY series ORDER BY run_started_at, run_id, cell_id)"
+"""A series' runs in order: windows go over ``series`` (``Cell.series``), so a broker patch or client
+release bump continues a cell's history and shows up as what changed."""
 _JUDGED = "outcome <> 'infra_error'"  # a harness failure is not a verdict of the pair
 
 LATEST_SQL = f"""
@@ -46,42 +49,47 @@ FROM obs o JOIN k ON o.cell_id = k.cell_id AND o.run_id = k.run_id
 ORDER BY o.cell_id
 """
 
-_LAGS = ", ".join(f"LAG({name}) OVER w AS prev_{name}" for name in ("outcome", "run_id", *ENV_FIELDS))
-_ENV_CHANGED = " OR ".join(f"{name} IS DISTINCT FROM prev_{name}" for name in ENV_FIELDS)
+_LAGS = ", ".join(f"LAG({name}) OVER w AS prev_{name}" for name in ("outcome", "run_id", "cell_id", *ENV_FIELDS))
+_DOCUMENTED_CHANGED = "COALESCE(documented <> LAG(documented) OVER w, FALSE) AS documented_changed"
+"""The claim's documented side was revised between two runs: a real cause of a verdict change."""
+_ENV_CHANGED = " OR ".join([*(f"{name} IS DISTINCT FROM prev_{name}" for name in ENV_FIELDS), "documented_changed"])
 
 REGRESSIONS_SQL = f"""
 WITH s AS (
-  SELECT cell_id, claim_id, client_kind, outcome, run_id, run_started_at, {", ".join(ENV_FIELDS)}, {_LAGS}
+  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, run_started_at, {", ".join(ENV_FIELDS)}, {_LAGS},
+         {_DOCUMENTED_CHANGED}
   FROM obs WHERE {_JUDGED}
-  WINDOW w AS (PARTITION BY cell_id ORDER BY run_started_at, run_id))
-SELECT cell_id, claim_id, broker_version, client_kind, client_version, prev_outcome AS from_outcome,
-       outcome AS to_outcome, run_id, run_started_at, prev_run_id AS from_run_id,
-       {", ".join(f"prev_{name}" for name in ENV_FIELDS)}, {", ".join(ENV_FIELDS[1:])}
+  {_SERIES})
+SELECT cell_id, series, prev_cell_id AS from_cell_id, claim_id, broker_version, client_kind, client_version,
+       prev_outcome AS from_outcome, outcome AS to_outcome, run_id, run_started_at, prev_run_id AS from_run_id,
+       {", ".join(f"prev_{name}" for name in ENV_FIELDS)}, {", ".join(ENV_FIELDS[1:])}, documented_changed
 FROM s WHERE prev_outcome IS NOT NULL AND prev_outcome <> outcome
 ORDER BY run_started_at, run_id, cell_id
 """
 
 _FLIP = "prev_outcome IS NOT NULL AND rn < {window} AND prev_outcome <> outcome"
+_LAST = "MAX(CASE WHEN rn = 1 THEN {0} END) AS {0}"
 
 FLAKY_SQL = f"""
 WITH s AS (
-  SELECT cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, {_LAGS},
-         ROW_NUMBER() OVER (PARTITION BY cell_id {_ORDER_DESC}) AS rn
+  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, {_LAGS},
+         {_DOCUMENTED_CHANGED}, ROW_NUMBER() OVER (PARTITION BY series {_ORDER_DESC}) AS rn
   FROM obs WHERE {_JUDGED}
-  WINDOW w AS (PARTITION BY cell_id ORDER BY run_started_at, run_id))
-SELECT cell_id, MAX(claim_id) AS claim_id, MAX(broker_version) AS broker_version,
-       MAX(client_kind) AS client_kind, MAX(CASE WHEN rn = 1 THEN client_version END) AS client_version,
+  {_SERIES})
+SELECT {_LAST.format("cell_id")}, series, MAX(claim_id) AS claim_id, {_LAST.format("broker_version")},
+       MAX(client_kind) AS client_kind, {_LAST.format("client_version")},
        CAST(SUM(CASE WHEN {_FLIP} THEN 1 ELSE 0 END) AS BIGINT) AS flips,
        CAST(COUNT(*) AS BIGINT) AS runs,
        MAX(CASE WHEN rn = 1 THEN outcome END) AS last_outcome,
        MAX(CASE WHEN rn = 1 THEN run_id END) AS last_run_id
 FROM s WHERE rn <= {{window}}
-GROUP BY cell_id
+GROUP BY series
 HAVING SUM(CASE WHEN prev_outcome IS NOT NULL AND rn < {{window}} AND ({_ENV_CHANGED}) THEN 1 ELSE 0 END) = 0
    AND SUM(CASE WHEN {_FLIP} THEN 1 ELSE 0 END) >= 2
-ORDER BY cell_id
+ORDER BY series
 """
-"""A window's flips are the transitions between its runs (rn < window: both ends inside it)."""
+"""A window's flips are the transitions between its runs (rn < window: both ends inside it); "nothing
+changed" means no broker patch, client release, Java, librdkafka or documented side changed."""
 
 _KIP_KEY = "claim_id, broker_version, broker_mode, client_kind, client_version"
 _COUNTS = ", ".join(f"CAST(SUM(CASE WHEN outcome = '{o}' THEN 1 ELSE 0 END) OVER g AS BIGINT) AS n_{o}"
@@ -100,12 +108,14 @@ ORDER BY kip, {_KIP_KEY}
 """One row per claim x broker release x client release: its latest verdict and every verdict's count."""
 
 HISTORY_SQL = f"""
-SELECT cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS[1:])} FROM (
-  SELECT cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS[1:])},
-         ROW_NUMBER() OVER (PARTITION BY cell_id {_ORDER_DESC}) AS rn
-  FROM obs) t
+SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)},
+       prev_run_id, {", ".join(f"prev_{name}" for name in ENV_FIELDS)}, documented_changed FROM (
+  SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, {_LAGS},
+         {_DOCUMENTED_CHANGED}, ROW_NUMBER() OVER (PARTITION BY series {_ORDER_DESC}) AS rn
+  FROM obs
+  {_SERIES}) t
 WHERE rn <= {{depth}}
-ORDER BY cell_id, run_started_at, run_id
+ORDER BY series, run_started_at, run_id, cell_id
 """
 
 COUNTS_SQL = "SELECT CAST(COUNT(*) AS BIGINT) AS records, CAST(COUNT(DISTINCT run_id) AS BIGINT) AS runs, " \
@@ -133,13 +143,19 @@ def version_key(version: str | None) -> tuple[int, ...]:
     return tuple(parts)
 
 
+def changed_fields(row: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """``{field: {from, to}}`` of the ENV_FIELDS that differ from the series' previous run."""
+    return {name: {"from": row[f"prev_{name}"], "to": row[name]}
+            for name in ENV_FIELDS if row[f"prev_{name}"] != row[name]}
+
+
 def regression_row(row: Mapping[str, Any]) -> dict[str, Any]:
-    changed = {name: {"from": row[f"prev_{name}"], "to": row[name]}
-               for name in ENV_FIELDS if row[f"prev_{name}"] != row[name]}
-    return {"cell_id": row["cell_id"], "claim_id": row["claim_id"], "broker_version": row["broker_version"],
+    return {"cell_id": row["cell_id"], "series": row["series"], "from_cell_id": row["from_cell_id"],
+            "claim_id": row["claim_id"], "broker_version": row["broker_version"],
             "client_kind": row["client_kind"], "client_version": row["client_version"],
             "from_outcome": row["from_outcome"], "to_outcome": row["to_outcome"], "run_id": row["run_id"],
-            "run_started_at": row["run_started_at"], "from_run_id": row["from_run_id"], "changed": changed}
+            "run_started_at": row["run_started_at"], "from_run_id": row["from_run_id"],
+            "changed": changed_fields(row), "documented_changed": bool(row["documented_changed"])}
 
 
 def client_label(kind: str, version: str) -> str:
@@ -232,10 +248,18 @@ def _md_cell(entry: Mapping[str, Any] | None) -> str:
     return text
 
 
+_HISTORY_KEYS = ("cell_id", "run_id", "run_started_at", "outcome", "limited_by", *ENV_FIELDS)
+
+
 def cell_histories(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """``{series: [run, ...]}``, oldest first; each run says what changed since the series' previous run."""
     history: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
-        history[row["cell_id"]].append({key: row[key] for key in row if key != "cell_id"})
+        entry = {key: row[key] for key in _HISTORY_KEYS}
+        first = row["prev_run_id"] is None
+        entry["changed"] = {} if first else changed_fields(row)
+        entry["documented_changed"] = bool(row["documented_changed"])
+        history[row["series"]].append(entry)
     return dict(history)
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote, urlparse
 
 from .errors import StoreError
-from .parse import QUARANTINE_COLUMNS, RECORD_COLUMNS, RunInfo, parse_records, read_run_info, records_path
+from .parse import QUARANTINE_COLUMNS, RECORD_COLUMNS, RunInfo, ingest_sources, parse_records, read_run_info
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -105,7 +105,7 @@ def _parser(runs: dict[str, RunInfo]) -> Callable[[Iterator[pa.RecordBatch]], It
     def parse(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         import pyarrow as pa
 
-        from reports.history.parse import parse_records as parse_file
+        from reports.history.parse import parse_file
 
         for batch in batches:
             out: list[dict[str, Any]] = []
@@ -115,6 +115,7 @@ def _parser(runs: dict[str, RunInfo]) -> Callable[[Iterator[pa.RecordBatch]], It
                 parsed = parse_file(content, source, run)
                 out += [dict(row, kind="record", source=source, line=None, text=None) for row in parsed.rows]
                 out += [dict(row, source=source) for row in parsed.quarantine]
+                out += [dict(row, kind="skipped") for row in parsed.skipped]
             yield pa.RecordBatch.from_pylist(out, schema=_arrow_schema())
 
     return parse
@@ -133,6 +134,8 @@ class IngestResult:
     runs: dict[str, dict[str, Any]] = field(default_factory=dict)
     inserted: int = 0
     updated: int = 0
+    skipped: dict[str, dict[str, int]] = field(default_factory=dict)
+    """JUnit sources -> reason -> test cases that map to no cell (not stored, but never silent)."""
 
     @property
     def quarantined(self) -> int:
@@ -140,9 +143,10 @@ class IngestResult:
 
 
 def ingest(spark: SparkSession, store: Path, run_dirs: Sequence[Path]) -> IngestResult:
-    """Add run directories to the store; every check that can fail runs before anything is written."""
+    """Add run directories (or JUnit XML) to the store; every check that can fail runs before anything is
+    written.  A run's records.jsonl wins over its JUnit XML, in one ingest and across ingests."""
     check_store(store, create=True)
-    files = [records_path(run_dir) for run_dir in run_dirs]
+    files = [path for run_dir in run_dirs for path in ingest_sources(run_dir)]
     infos = {str(path.parent.resolve()): read_run_info(path.parent) for path in files}
     from pyspark.sql import Window
     from pyspark.sql import functions as F
@@ -151,17 +155,19 @@ def ingest(spark: SparkSession, store: Path, run_dirs: Sequence[Path]) -> Ingest
     parsed = raw.select("path", "content").mapInArrow(_parser(infos), PARSED_DDL).persist()
     try:
         records = (parsed.filter("kind = 'record'")
-                   .withColumn("_rn", F.row_number().over(Window.partitionBy("run_id", "cell_id")
-                                                           .orderBy(F.desc("started_at"), F.desc("source"))))
+                   .withColumn("_rn", F.row_number().over(Window.partitionBy("run_id", "cell_id").orderBy(
+                       F.col("origin") != "records", F.desc("started_at"), F.desc("source"))))
                    .filter("_rn = 1").select(*RECORD_COLUMNS).withColumn("ingested_at", F.current_timestamp()))
-        quarantine = (parsed.filter("kind <> 'record'")
+        quarantine = (parsed.filter("kind NOT IN ('record', 'skipped')")
                       .select(*QUARANTINE_COLUMNS).withColumn("ingested_at", F.current_timestamp()))
         result = _summarise(records, quarantine, infos)
+        for row in parsed.filter("kind = 'skipped'").groupBy("source", "reason").count().collect():
+            result.skipped.setdefault(row["source"], {})[row["reason"]] = int(row["count"])
         store.mkdir(parents=True, exist_ok=True)
         _create_tables(spark, store)
         result.inserted, result.updated = with_retry(lambda: _merge(spark, store / "records", records,
                                                                     "t.run_id = s.run_id AND t.cell_id = s.cell_id",
-                                                                    "t.record <> s.record"))
+                                                                    _records_changed(spark, store)))
         with_retry(lambda: _merge(spark, store / "quarantine", quarantine,
                                   "t.run_id = s.run_id AND t.source = s.source AND t.line = s.line", None))
         with_retry(lambda: _merge(spark, store / "runs", _runs_frame(spark, result),
@@ -199,10 +205,20 @@ def _runs_frame(spark: SparkSession, result: IngestResult) -> DataFrame:
     return frame.withColumn("ingested_at", F.current_timestamp())
 
 
+def _records_changed(spark: SparkSession, store: Path) -> str:
+    """When a stored row is replaced: its record changed, and a JUnit row never replaces a records.jsonl
+    row (rows of stores written before ``origin`` all came from records.jsonl)."""
+    columns = spark.read.format("delta").load(str(store / "records")).columns
+    if "origin" not in columns:
+        return "t.record <> s.record AND s.origin = 'records'"
+    return "t.record <> s.record AND (s.origin = 'records' OR t.origin = 'junit')"
+
+
 def _merge(spark: SparkSession, table: Path, source: DataFrame, on: str, changed: str | None) -> tuple[int, int]:
+    """A MERGE that adds columns the table lacks (``series``, ``origin`` on stores written before them)."""
     from delta.tables import DeltaTable
 
-    merge = DeltaTable.forPath(spark, str(table)).alias("t").merge(source.alias("s"), on)
+    merge = DeltaTable.forPath(spark, str(table)).alias("t").merge(source.alias("s"), on).withSchemaEvolution()
     if changed:
         merge = merge.whenMatchedUpdateAll(condition=changed)
     metrics = merge.whenNotMatchedInsertAll().execute()
@@ -247,7 +263,23 @@ def load(spark: SparkSession, store: Path, as_of: datetime | None = None) -> tup
                                  "(its first ingest is later)")
             reader = reader.option("versionAsOf", version)
         frames.append(reader.load(str(store / name)))
-    return frames[0], frames[1]
+    return with_series(frames[0]), frames[1]
+
+
+def with_series(records: DataFrame) -> DataFrame:
+    """``series`` on every row: stored since it was added, derived by ``Cell.series`` for older rows.
+
+    On a store written since, the null branch reads no file (Delta skips files by null counts).
+    """
+    from pyspark.sql import functions as F
+
+    from .parse import series_of
+
+    derive = F.udf(lambda cell_id: series_of(cell_id), "string")  # untyped: a plain row UDF, nothing inferred
+    if "series" not in records.columns:
+        return records.withColumn("series", derive("cell_id"))
+    return records.filter("series IS NOT NULL").unionByName(
+        records.filter("series IS NULL").withColumn("series", derive("cell_id")))
 
 
 def snapshot_files(spark: SparkSession, store: Path) -> list[str]:

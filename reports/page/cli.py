@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from reports.page import history as nightly
 from reports.page import model, render
 from reports.page.browser import BrowserUnavailable, screenshot as take_screenshot
 
@@ -25,14 +26,26 @@ SCREENSHOT_FILE = "matrix.png"
 @click.option("--title", default="kcompat matrix", show_default=True, help="The page's title.")
 @click.option("--screenshot", is_flag=True,
               help=f"Also write {SCREENSHOT_FILE} (headless Chromium through Playwright).")
-def matrix(run_dirs: tuple[Path, ...], out_dir: Path, title: str, screenshot: bool) -> None:
+@click.option("--history", "history_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="A `kcompat history report` output: each cell's detail lists its series' last runs.")
+@click.option("--store", type=click.Path(path_type=Path),
+              help="A history store: the same, computed by the history report's query (starts Spark).")
+@click.pass_context
+def matrix(ctx: click.Context, run_dirs: tuple[Path, ...], out_dir: Path, title: str, screenshot: bool,
+           history_dir: Path | None, store: Path | None) -> None:
     """Write the matrix page of RUN_DIR... (several: each cell's newest verdict and its history).
 
     Unreadable parts (a missing directory or file, malformed lines, an unknown
     schema_version) are skipped and named on the page and here; the command
-    fails only when no cell at all could be read.
+    fails only when no cell at all could be read.  With --history or --store
+    (both: the store wins for a series in both) each cell's detail also lists
+    the last runs of its series from the nightly history, with what changed.
     """
     data = model.load(list(run_dirs), [str(path) for path in run_dirs])
+    if history_dir is not None:
+        data.history.update(nightly.from_report(history_dir))
+    if store is not None:
+        data.history.update(nightly.from_store(ctx, store))
     try:
         html, summary = render.write(data, out_dir, title)
     except OSError as exc:

@@ -103,6 +103,8 @@ class Matrix:
     skipped: list[Skipped] = field(default_factory=list)
     coverage: list[CoverageItem] = field(default_factory=list)
     coverage_found: bool = False
+    history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """The nightly history by series (``kcompat history``'s history.json), when the page was given one."""
 
     def counts(self) -> dict[str, int]:
         counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)

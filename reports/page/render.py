@@ -21,6 +21,7 @@ from typing import Any
 import jinja2
 
 from harness.records import OUTCOMES
+from reports.page.history import cell_entries
 from reports.page.model import CellView, Matrix, client_key, version_key
 
 HTML_FILE = "index.html"
@@ -112,12 +113,15 @@ def _grid(matrix: Matrix, out_dir: Path) -> tuple[list[dict[str, Any]], dict[str
                 record = view.record
                 row.cells[column] = cell_mark(record.outcome, record.limited_by, view.changed)
                 counts[record.outcome] += 1
-                cells.append(_cell_data(view, links, intern, claim_index[claim_id], column, client_number))
+                cells.append(_cell_data(view, links, intern, claim_index[claim_id], column, client_number)
+                             + [cell_entries(matrix.history, record.cell_id) if matrix.history else 0])
             groups[-1]["rows"].append(row)
         blocks.append({"client": client, "groups": groups, "counts": counts})
     data = {"outcomes": list(OUTCOMES), "claims": claim_order, "apis": [claims[c][1] for c in claim_order],
             "columns": [[version, mode] for mode, version in columns], "clients": clients,
             "runs": [[run.label, run.run_id, run.started_at] for run in matrix.runs],
+            "series": {view.record.cell_id: view.record.cell.series for view in matrix.cells.values()}
+            if matrix.history else {},
             "values": intern.values, "cells": cells}
     return blocks, data
 

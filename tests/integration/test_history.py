@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tests.history_builders import JAVA, WIRE, malformed_run, nightly, run_dir
+from tests.history_builders import BUMPED, JAVA, WIRE, bumps, junit, malformed_run, nightly, run_dir
 
 pytest.importorskip("pyspark")
 pytest.importorskip("delta")
@@ -121,6 +121,82 @@ def test_bad_input_is_one_line_and_leaves_the_store_alone(spark: Any, tmp_path: 
         assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith("kcompat: error: "), result.output
         assert message in lines[0]
     assert log_files(store) == kept
+
+
+def test_junit_ingest_records_win_and_nothing_doubles(spark: Any, tmp_path: Path) -> None:
+    from harness.records import read_records
+
+    runs = nightly(tmp_path / "runs")[:2]
+    store = tmp_path / "store"
+    shard = junit(tmp_path / "ci" / "junit-a.xml", read_records(runs[0] / "records.jsonl").records, full=False,
+                  others=2)
+    (tmp_path / "ci" / "junit-broken.xml").write_text("<testsuites><testcase")
+    first = cli("ingest", str(tmp_path / "ci"), "--store", str(store))
+    assert first.exit_code == 0, first.output
+    assert f"junit {shard}: 2 test cases skipped (no kcompat_cell_id property: 2)" in first.output
+    assert first.output.strip().endswith("5 rows added, 0 changed, 1 lines quarantined"), first.output
+    again = cli("ingest", str(shard), "--store", str(store))
+    assert again.output.strip().endswith("0 rows added, 0 changed, 0 lines quarantined"), again.output
+    # the run's records.jsonl replaces the rows its JUnit gave; a JUnit never replaces records.jsonl's
+    both = cli("ingest", *map(str, runs), "--store", str(store))
+    assert both.output.strip().endswith("5 rows added, 5 changed, 0 lines quarantined"), both.output
+    junit(tmp_path / "ci2" / "junit-b.xml", read_records(runs[1] / "records.jsonl").records, full=False)
+    late = cli("ingest", str(tmp_path / "ci2"), "--store", str(store))
+    assert late.output.strip().endswith("0 rows added, 0 changed, 0 lines quarantined"), late.output
+    rows = spark.read.format("delta").load(str(store / "records")).groupBy("run_id", "origin").count()
+    assert sorted((r["run_id"], r["origin"], r["count"]) for r in rows.collect()) == [
+        ("run-1", "records", 5), ("run-2", "records", 5)]
+
+
+def test_a_store_written_before_series_still_reads_and_ingests(spark: Any, tmp_path: Path) -> None:
+    from delta.tables import DeltaTable
+    from pyspark.sql import functions as F
+
+    from reports.history.parse import RECORD_COLUMNS, parse_run_dir
+    from reports.history.store import QUARANTINE_DDL, RUNS_DDL
+
+    runs = bumps(tmp_path / "runs")
+    store = tmp_path / "store"
+    old_columns = [c for c in RECORD_COLUMNS if c not in ("series", "origin")]
+    old_ddl = ", ".join(f"{c} {'INT' if c == 'schema_version' else 'STRING'}" for c in old_columns)
+    rows = [tuple(row[c] for c in old_columns) for d in runs[:2] for row in parse_run_dir(d).rows]
+    (spark.createDataFrame(rows, old_ddl).withColumn("ingested_at", F.current_timestamp())
+     .write.format("delta").partitionBy("kip").save(str(store / "records")))
+    for name, ddl in (("quarantine", QUARANTINE_DDL), ("runs", RUNS_DDL)):
+        DeltaTable.create(spark).location(str(store / name)).addColumns(spark.createDataFrame([], ddl).schema).execute()
+    assert cli("report", "--store", str(store), "--out", str(tmp_path / "before")).exit_code == 0
+    added = cli("ingest", *map(str, runs[2:]), "--store", str(store))
+    assert added.output.strip().endswith("8 rows added, 0 changed, 0 lines quarantined"), added.output
+    old = cli("report", "--store", str(store), "--out", str(tmp_path / "old"))
+    assert old.exit_code == 0, old.output
+    new_store = tmp_path / "new"
+    assert cli("ingest", *map(str, runs), "--store", str(new_store)).exit_code == 0
+    assert cli("report", "--store", str(new_store), "--out", str(tmp_path / "new-out")).exit_code == 0
+    assert files(tmp_path / "old") == files(tmp_path / "new-out")
+    assert '"from_cell_id":"KIP-525/validate-only-returns-configs[2.4.0-zk|java:3.7.0]"' in (
+        tmp_path / "old" / "regressions.jsonl").read_text()
+
+
+def test_the_matrix_page_reads_the_store(spark: Any, tmp_path: Path) -> None:
+    import json
+    import re
+
+    from reports.page.cli import matrix
+
+    runs = bumps(tmp_path / "runs")
+    store = tmp_path / "store"
+    assert cli("ingest", *map(str, runs), "--store", str(store)).exit_code == 0
+    done = CliRunner().invoke(matrix, [*map(str, runs), "--out", str(tmp_path / "page"), "--store", str(store)])
+    assert done.exit_code == 0, done.output
+    html = (tmp_path / "page" / "index.html").read_text()
+    blob = json.loads(re.search(r'id="data">(.*?)</script>', html, re.S).group(1))  # type: ignore[union-attr]
+    series = blob["series"][BUMPED]
+    assert series == "KIP-525/validate-only-returns-configs[2.4-zk|java:3.7]"
+    ids = [f"{blob['claims'][c[0]]}[{'-'.join(blob['columns'][c[1]])}|{blob['clients'][c[2]]}]" for c in blob["cells"]]
+    entries = blob["cells"][ids.index(BUMPED)][17]
+    assert [(e[1], e[3], e[4]) for e in entries] == [
+        ("run-1", "", 0), ("run-2", "", 0), ("run-3", "verdict pass -> deviation, broker_version 2.4.0 -> 2.4.1", 1),
+        ("run-4", "", 0)]
 
 
 def _ingest_process(run: Path, store: Path, env: dict[str, str]) -> subprocess.Popen[str]:

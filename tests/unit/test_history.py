@@ -10,11 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from harness.records import Cell, Record, parse_lines, read_records
+
 from reports.history import report as reporting
 from reports.history.errors import RunDirError, StoreError
-from reports.history.parse import parse_run_dir, quarantine_counts, records_path, utc_iso
+from reports.history.parse import (ingest_sources, parse_file, parse_run_dir, quarantine_counts, read_run_info,
+                                   records_path, utc_iso)
 from reports.history.store import check_store, parse_as_of
-from tests.history_builders import ACL, CONFLUENT, JAVA, OLD_JAVA, WIRE, malformed_run, nightly, run_dir
+from tests.history_builders import (ACL, BEFORE_BUMP, BUMPED, CONFLUENT, CONFLUENT_NEW, CONFLUENT_OLD, JAVA, OLD_JAVA,
+                                   SERIES, WIRE, bumps, junit, malformed_run, nightly, run_dir)
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -88,10 +92,11 @@ def test_regressions_say_what_changed_and_ignore_infra_errors(tmp_path: Path) ->
         ("run-5", WIRE, "deviation", "pass", {}),
     ]
     assert result.regressions[2] == {
-        "cell_id": JAVA, "claim_id": "KIP-525/validate-only-returns-configs", "broker_version": "2.4.1",
+        "cell_id": JAVA, "series": "KIP-525/validate-only-returns-configs[2.4-zk|java:3.7]", "from_cell_id": JAVA,
+        "claim_id": "KIP-525/validate-only-returns-configs", "broker_version": "2.4.1",
         "client_kind": "java", "client_version": "3.7.0", "from_outcome": "pass", "to_outcome": "deviation",
         "run_id": "run-4", "from_run_id": "run-3", "run_started_at": "2025-01-04T01:00:00.000000Z",
-        "changed": {"java_version": {"from": "17.0.15", "to": "21.0.4"}}}
+        "changed": {"java_version": {"from": "17.0.15", "to": "21.0.4"}}, "documented_changed": False}
 
 
 @pytest.mark.parametrize(("window", "expected"), [(10, [(WIRE, 4, 6)]), (4, [(WIRE, 2, 4)]), (3, [])])
@@ -121,7 +126,7 @@ def test_latest_matrix_kip_table_and_history(tmp_path: Path) -> None:
     assert "| broker | confluent 2.16.1 | java 3.7.0 | wire 0.5.0 |" in markdown
     assert "| 2.3.1-zk |  | unsupported (client) / below |  |" in markdown
     assert "| 2.4.1-zk | unsupported (client) / below | DEVIATES / supported | holds / supported |" in markdown
-    assert [h["run_id"] for h in result.history[ACL]] == ["run-5", "run-6"]
+    assert [h["run_id"] for h in result.history[Cell.parse(ACL).series]] == ["run-5", "run-6"]
     assert result.summary["runs"] == 6 and result.summary["cells"] == 5 and result.summary["records"] == 30
 
 
@@ -133,3 +138,133 @@ def test_written_files(tmp_path: Path) -> None:
                      "kips/KIP-525.json", "kips/KIP-525.md", "history.json", "summary.json"]
     assert len((tmp_path / "out" / "regressions.jsonl").read_text().splitlines()) == 5
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["flaky"] == 1
+
+
+@pytest.mark.parametrize(("cell_id", "series"), [
+    ("KIP-108/x[0.11.0.3-zk|confluent:2.16.1]", "KIP-108/x[0.11.0-zk|confluent:2.16]"),
+    ("KIP-525/a[2.4.1-zk|java:2.3.1]", "KIP-525/a[2.4-zk|java:2.3]"),
+    ("KIP-525/a[0.10.2.1-kraft|java:0.10.2.1]", "KIP-525/a[0.10.2-kraft|java:0.10.2]"),
+    ("KIP-525/a[4.4.0-kraft|wire@v5]", "KIP-525/a[4.4-kraft|wire@v5]"),
+    ("KIP-525/a[2.4-zk|wire]", "KIP-525/a[2.4-zk|wire]"),
+    ("KIP-525/a[3.9.1-zk|confluent]", "KIP-525/a[3.9-zk|confluent]"),
+])
+def test_a_cells_series_is_its_release_lines(cell_id: str, series: str) -> None:
+    assert Cell.parse(cell_id).series == series
+    assert Cell.parse(series).series == series
+
+
+def _regressions(result: reporting.Report) -> list[tuple[str, str, str, str, str, dict[str, object], bool]]:
+    return [(r["run_id"], r["from_cell_id"], r["cell_id"], r["from_outcome"], r["to_outcome"], r["changed"],
+             r["documented_changed"]) for r in result.regressions]
+
+
+def test_patch_bumps_continue_a_series_and_are_what_changed(tmp_path: Path) -> None:
+    result = reporting.compute(engine_over(tmp_path, bumps(tmp_path / "runs")))
+    client = {"client_version": {"from": "2.16.0", "to": "2.16.1"},
+              "librdkafka_version": {"from": "2.16.0", "to": "2.16.1"}}
+    assert _regressions(result) == [
+        ("run-2", CONFLUENT_OLD, CONFLUENT_OLD, "pass", "deviation", {}, False),
+        ("run-2", WIRE, WIRE, "pass", "deviation", {}, False),
+        ("run-3", CONFLUENT_OLD, CONFLUENT_NEW, "deviation", "pass", client, False),
+        ("run-3", BEFORE_BUMP, BUMPED, "pass", "deviation", {"broker_version": {"from": "2.4.0", "to": "2.4.1"}},
+         False),
+        ("run-3", WIRE, WIRE, "deviation", "pass", {}, False),
+        ("run-4", ACL, ACL, "pass", "deviation", {}, True),
+        ("run-4", CONFLUENT_NEW, CONFLUENT_NEW, "pass", "deviation", {}, False),
+        ("run-4", WIRE, WIRE, "pass", "deviation", {}, False),
+    ]
+    assert result.regressions[3]["series"] == SERIES.format("java:3.7")
+    assert result.regressions[3]["broker_version"] == "2.4.1"
+    # WIRE flipped with nothing changed; the confluent cell flipped as often across a client release
+    assert [(f["cell_id"], f["series"], f["flips"], f["runs"]) for f in result.flaky] == [
+        (WIRE, SERIES.format("wire"), 3, 4)]
+    history = result.history[SERIES.format("java:3.7")]
+    assert [(h["cell_id"], h["outcome"], h["changed"], h["documented_changed"]) for h in history] == [
+        (BEFORE_BUMP, "pass", {}, False), (BEFORE_BUMP, "pass", {}, False),
+        (BUMPED, "deviation", {"broker_version": {"from": "2.4.0", "to": "2.4.1"}}, False),
+        (BUMPED, "deviation", {}, False)]
+    assert [h["documented_changed"] for h in result.history[Cell.parse(ACL).series]] == [False, False, False, True]
+    assert result.summary["cells"] == 6
+
+
+def test_a_store_written_before_series_derives_it_at_read(tmp_path: Path) -> None:
+    from reports.history.engine import DuckDBEngine
+
+    runs = bumps(tmp_path / "runs")
+    rows = [{k: v for k, v in row.items() if k not in ("series", "origin")}
+            for d in runs for row in parse_run_dir(d).rows]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "old.parquet")
+    old = reporting.compute(DuckDBEngine([str(tmp_path / "old.parquet")]))
+    new = reporting.compute(engine_over(tmp_path, runs))
+    assert old == new and len(old.regressions) == 8
+
+
+def _records_of(run: Path) -> list[Record]:
+    return read_records(run / "records.jsonl").records
+
+
+def test_kcompat_junit_rebuilds_the_same_rows_as_records(tmp_path: Path) -> None:
+    run = nightly(tmp_path / "runs")[0]
+    path = junit(run / "junit-main.xml", _records_of(run), others=2)  # beside run.json, as `kcompat run` writes it
+    parsed = parse_file(path.read_bytes(), str(path), read_run_info(path.parent))
+    expected = parse_run_dir(run).rows
+    assert [dict(row, origin="records") for row in parsed.rows] == expected
+    assert {row["origin"] for row in parsed.rows} == {"junit"}
+    assert [(s["line"], s["reason"], s["text"]) for s in parsed.skipped] == [
+        (6, "no kcompat_cell_id property", "tests.test_other::test_0"),
+        (7, "no kcompat_cell_id property", "tests.test_other::test_1")]
+    assert parsed.quarantine == []
+
+
+def test_junit_of_another_job_maps_cells_by_their_properties(tmp_path: Path) -> None:
+    run = nightly(tmp_path / "runs")[0]
+    path = junit(tmp_path / "ci" / "junit-shard.xml", _records_of(run), full=False)
+    rows = parse_file(path.read_bytes(), str(path), read_run_info(path.parent)).rows
+    java = next(row for row in rows if row["cell_id"] == JAVA)
+    assert {k: java[k] for k in ("run_id", "outcome", "client_kind", "client_version", "series", "run_started_at",
+                                  "limited_by", "origin")} == {
+        "run_id": "run-1", "outcome": "pass", "client_kind": "java", "client_version": "3.7.0",
+        "series": "KIP-525/validate-only-returns-configs[2.4-zk|java:3.7]",
+        "run_started_at": "2025-01-01T02:00:00.000000Z", "limited_by": None, "origin": "junit"}
+    assert len(rows) == 5
+
+
+def test_malformed_junit_is_quarantined_with_the_reason(tmp_path: Path) -> None:
+    path = tmp_path / "junit-broken.xml"
+    path.write_text('<testsuites><testsuite><testcase name="x">\n<properties>')
+    parsed = parse_file(path.read_bytes(), str(path), read_run_info(tmp_path))
+    assert parsed.rows == [] and len(parsed.quarantine) == 1
+    bad = parsed.quarantine[0]
+    assert (bad["kind"], bad["line"], bad["run_id"]) == ("malformed", 2, tmp_path.name)
+    assert bad["reason"].startswith("not JUnit XML: ")
+    bad_case = tmp_path / "junit-badcase.xml"
+    bad_case.write_text('<testsuite><testcase classname="c" name="t"><properties>'
+                        '<property name="kcompat_cell_id" value="not a cell"/></properties></testcase></testsuite>')
+    parsed = parse_file(bad_case.read_bytes(), str(bad_case), read_run_info(tmp_path))
+    assert [(q["kind"], q["line"]) for q in parsed.quarantine] == [("malformed", 1)]
+    assert "'not a cell' is not a cell id" in parsed.quarantine[0]["reason"]
+
+
+def test_ingest_sources(tmp_path: Path) -> None:
+    run = nightly(tmp_path / "runs")[0]
+    junit(run / "junit-main.xml", _records_of(run))
+    assert ingest_sources(run) == [run / "records.jsonl"]  # a run directory: its records.jsonl says it all
+    shards = tmp_path / "ci"
+    for name in ("junit-a.xml", "junit-b.xml"):
+        junit(shards / name, _records_of(run))
+    assert ingest_sources(shards) == [shards / "junit-a.xml", shards / "junit-b.xml"]
+    assert ingest_sources(shards / "junit-a.xml") == [shards / "junit-a.xml"]
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(RunDirError, match="holds no records"):
+        ingest_sources(tmp_path / "empty")
+
+
+def test_one_tolerant_reader_for_records(tmp_path: Path) -> None:
+    path = malformed_run(tmp_path) / "records.jsonl"
+    records, bad = parse_lines(path.read_bytes())
+    assert [(n, r.cell_id) for n, r in records] == [(1, ACL)]
+    assert [(b.line, b.kind) for b in bad] == [(2, "malformed"), (3, "unknown_schema"), (4, "torn_last_line")]
+    report = read_records(path)
+    assert [r.cell_id for r in report.records] == [ACL] and report.torn_last_line
+    assert [n for n, _ in report.malformed] == [2] and [n for n, _ in report.unknown_schema] == [3]
+    assert report.skipped == 3

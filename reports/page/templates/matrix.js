@@ -114,6 +114,14 @@
           changed ? (prev[1] !== h[1] ? " changed" : " observation changed") : ""]);
       }));
     }
+    let nightly = null;
+    if (c[17]) {  // the series' last runs from `kcompat history` (--store or --history)
+      nightly = el("ol", {"class": "history", id: "d-nightly"}, c[17].map(function (h) {
+        return el("li", h[4] ? {"class": "chg"} : {}, [h[2] + " " + h[1] + ": ",
+          el("span", {"class": "badge " + (CLS[D.outcomes[h[0]]] || "")}, [D.outcomes[h[0]] || "?"]),
+          h[3] ? " " + h[3] : ""]);
+      }));
+    }
     aside.replaceChildren(
       el("button", {"class": "close", title: "close (Esc)", id: "d-close"}, ["×"]),
       el("h3", {id: "d-cell"}, [cellId(c)]),
@@ -125,7 +133,8 @@
       el("h4", {}, ["Documented vs observed"]), compare(documented, observed, differences),
       facts,
       el("h4", {}, ["Reproduce this cell"]), el("pre", {"class": "cmd", id: "d-repro"}, [repro(c)]),
-      history ? el("h4", {}, ["History"]) : null, history);
+      history ? el("h4", {}, ["History"]) : null, history,
+      nightly ? el("h4", {id: "d-series"}, ["Nightly history of " + D.series[cellId(c)]]) : null, nightly);
     aside.hidden = false;
     document.getElementById("d-close").addEventListener("click", close);
     if (selected) selected.classList.remove("sel");

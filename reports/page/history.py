@@ -1,0 +1,74 @@
+"""The nightly history in a cell's detail: the series' last runs, from `kcompat history` outputs.
+
+``kcompat matrix ... --history DIR`` reads a report's ``history.json``; ``--store STORE`` runs the
+report's history query on the store through ``reports.history`` (the code ``kcompat history report``
+runs).  Entries are keyed by series (``Cell.series``), so a cell's detail shows its runs across broker
+patch and client release bumps, each with what changed.  Without either option the page is unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from harness.records import OUTCOMES, Cell
+
+HISTORY_FILE = "history.json"
+PAGE_HISTORY_RUNS = 10
+"""Runs of a series the detail lists, newest last."""
+
+History = dict[str, list[dict[str, Any]]]
+
+
+def from_report(out_dir: Path) -> History:
+    """``history.json`` of a `kcompat history report` output directory, or one usage line."""
+    path = out_dir / HISTORY_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise click.BadParameter(f"{out_dir} holds no {HISTORY_FILE} (write one with `kcompat history report`)",
+                                 param_hint="--history") from exc
+    except (OSError, ValueError) as exc:
+        raise click.BadParameter(f"{path} is unreadable: {str(exc).splitlines()[0]}", param_hint="--history") from exc
+    if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
+        raise click.BadParameter(f"{path} is not a {{series: [run, ...]}} object", param_hint="--history")
+    return data
+
+
+def from_store(ctx: click.Context, store: Path, runs: int = PAGE_HISTORY_RUNS) -> History:
+    """The report's history query on STORE (a local Spark session, as `kcompat history report` starts)."""
+    from reports.history.cli import report_from_store
+
+    return report_from_store(ctx, store, history_depth=runs).history
+
+
+def what_changed(entry: Mapping[str, Any], before: Mapping[str, Any] | None) -> str:
+    """One line: the verdict's change and every other change since the series' previous run."""
+    parts = []
+    if before is not None and before.get("outcome") != entry.get("outcome"):
+        parts.append(f"verdict {before.get('outcome')} -> {entry.get('outcome')}")
+    for name, change in sorted((entry.get("changed") or {}).items()):
+        if isinstance(change, Mapping):
+            parts.append(f"{name} {change.get('from')} -> {change.get('to')}")
+    if entry.get("documented_changed"):
+        parts.append("documented side revised")
+    return ", ".join(parts)
+
+
+def cell_entries(history: History, cell_id: str, runs: int = PAGE_HISTORY_RUNS) -> list[list[Any]]:
+    """The detail's rows for a cell: ``[outcome index, run id, started, what changed, verdict changed]``."""
+    series: Sequence[Mapping[str, Any]] = history.get(Cell.parse(cell_id).series) or []
+    rows = []
+    for index in range(max(0, len(series) - runs), len(series)):
+        entry = series[index]
+        before = series[index - 1] if index > 0 else None
+        outcome = str(entry.get("outcome"))
+        started = str(entry.get("run_started_at") or "")[:16].replace("T", " ")
+        flipped = before is not None and before.get("outcome") != outcome
+        rows.append([OUTCOMES.index(outcome) if outcome in OUTCOMES else -1, str(entry.get("run_id")), started,
+                     what_changed(entry, before), int(flipped)])
+    return rows
