@@ -38,6 +38,12 @@ LIMITED_BY: tuple[LimitedBy, ...] = ("broker", "client", "both")
 DOCUMENT_ID = r"(?:KIP-\d+|DOCS-[a-z][a-z0-9-]*)"
 """What a claim is documented by: a KIP, or an excerpt of Kafka's documentation (``DOCS-<name>``)."""
 
+def document_order(kip: str) -> tuple[int, int, str]:
+    """KIPs by number, then the docs excerpts (``DOCS-*``) by name: the order of files, summaries, pages."""
+    number = kip.split("-", 1)[-1]
+    return (0, int(number), "") if kip.startswith("KIP-") and number.isdigit() else (1, 0, kip)
+
+
 _CELL_ID = re.compile(r"^(?P<claim>" + DOCUMENT_ID + r"/[a-z0-9][a-z0-9-]*)\[(?P<broker>\d+(?:\.\d+){1,3})-(?P<mode>zk|kraft)"
                       r"\|(?P<client>[a-z]+(?::\d+(?:\.\d+){1,3})?(?:@v\d+)?)\]$")
 

@@ -35,7 +35,7 @@ from kio.schema.index import api_key_map
 
 from ..errors import ConfigError
 from ..versions import KafkaVersion
-from ..records import DOCUMENT_ID, LIMITED_BY
+from ..records import DOCUMENT_ID, LIMITED_BY, document_order
 from .observables import PROBES, check_matcher
 
 CLIENT_KINDS = ("wire", "confluent", "java")
@@ -415,12 +415,6 @@ def load_claim_book(directory: Path) -> ClaimBook:
     if not files:
         raise ConfigError(f"no claims files (KIP-*.toml) in {directory}")
     return ClaimBook({kip.kip: kip for kip in map(load_claims_file, files)})
-
-
-def document_order(kip: str) -> tuple[int, int, str]:
-    """KIPs by number, then the docs excerpts (``DOCS-*``) by name: the order of files, summaries, pages."""
-    number = kip.split("-", 1)[-1]
-    return (0, int(number), "") if kip.startswith("KIP-") and number.isdigit() else (1, 0, kip)
 
 
 def _file_order(path: Path) -> tuple[int, int, str]:

@@ -22,6 +22,9 @@ ENV_FIELDS: tuple[str, ...] = ("broker_version", "client_version", "java_version
 """What may change between two runs of a cell besides the verdict: broker patch, client release,
 Java, librdkafka."""
 
+DOCUMENTED_CASES = ("supported", "below", "refused")
+"""What a record's ``documented.case`` says (docs/RECORDS.md)."""
+
 DEFAULT_FLAKY_WINDOW = 10
 DEFAULT_HISTORY_DEPTH = 30
 """Runs per cell in the page's history: a month of nightlies."""
@@ -91,7 +94,8 @@ ORDER BY series
 """A window's flips are the transitions between its runs (rn < window: both ends inside it); "nothing
 changed" means no broker patch, client release, Java, librdkafka or documented side changed."""
 
-_KIP_KEY = "claim_id, broker_version, broker_mode, client_kind, client_version"
+_KIP_KEY = "claim_id, broker_version, broker_mode, client_kind, client_version, client"
+"""``client`` keeps the wire probe's pins (``wire@v4``) apart from the unpinned probe of the same release."""
 _COUNTS = ", ".join(f"CAST(SUM(CASE WHEN outcome = '{o}' THEN 1 ELSE 0 END) OVER g AS BIGINT) AS n_{o}"
                     for o in OUTCOMES)
 
@@ -158,14 +162,16 @@ def regression_row(row: Mapping[str, Any]) -> dict[str, Any]:
             "changed": changed_fields(row), "documented_changed": bool(row["documented_changed"])}
 
 
-def client_label(kind: str, version: str) -> str:
-    return f"{kind} {version}"
+def client_label(kind: str, version: str, client: str | None = None) -> str:
+    """``java 2.3.1``; a pinned wire probe keeps its pin (``wire@v4 0.5.0``)."""
+    pin = client.partition("@")[2] if client else ""
+    return f"{kind}@{pin} {version}" if pin else f"{kind} {version}"
 
 
 def _entry(row: Mapping[str, Any]) -> dict[str, Any]:
     documented = json.loads(row["documented"]) if row["documented"] else {}
     return {"broker_version": row["broker_version"], "broker_mode": row["broker_mode"],
-            "client_kind": row["client_kind"], "client_version": row["client_version"],
+            "client_kind": row["client_kind"], "client_version": row["client_version"], "client": row["client"],
             "outcome": row["outcome"], "limited_by": row["limited_by"], "documented_case": documented.get("case"),
             "last_run_id": row["run_id"], "counts": {o: int(row[f"n_{o}"]) for o in OUTCOMES if row[f"n_{o}"]}}
 
@@ -189,7 +195,7 @@ def kip_tables(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     for kip in kips.values():
         for claim in kip["claims"].values():
             claim["entries"].sort(key=lambda e: (version_key(e["broker_version"]), e["broker_mode"],
-                                                 e["client_kind"], version_key(e["client_version"])))
+                                                 e["client_kind"], version_key(e["client_version"]), e["client"]))
             claim.update(_where(claim["entries"]))
         kip["claims"] = [kip["claims"][key] for key in sorted(kip["claims"])]
     return kips
@@ -198,7 +204,7 @@ def kip_tables(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
 def _where(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     def pairs(selected: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         return [{"broker": f"{e['broker_version']}-{e['broker_mode']}",
-                 "client": client_label(e["client_kind"], e["client_version"]),
+                 "client": client_label(e["client_kind"], e["client_version"], e["client"]),
                  **({"limited_by": e["limited_by"]} if e["outcome"] == "unsupported" else {})}
                 for e in selected]
 
@@ -206,7 +212,7 @@ def _where(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "unsupported": pairs(e for e in entries if e["outcome"] == "unsupported"),
             "deviates": pairs(e for e in entries if e["outcome"] == "deviation"),
             "documented": {case: pairs(e for e in entries if e["documented_case"] == case)
-                           for case in ("supported", "below")}}
+                           for case in DOCUMENTED_CASES}}
 
 
 _MARK = {"pass": "holds", "unsupported": "unsupported", "deviation": "DEVIATES", "fail": "fail",
@@ -219,11 +225,11 @@ def kip_markdown(kip: Mapping[str, Any]) -> str:
     for claim in kip["claims"]:
         out += [f"## {claim['claim_id']}", ""]
         out += [f"> {quote}" for quote in claim["quotes"]] or ["(the records carry no quote)"]
-        clients = sorted({(e["client_kind"], e["client_version"]) for e in claim["entries"]},
-                         key=lambda c: (c[0], version_key(c[1])))
+        clients = sorted({(e["client_kind"], e["client_version"], e["client"]) for e in claim["entries"]},
+                         key=lambda c: (c[0], version_key(c[1]), c[2]))
         brokers = sorted({(e["broker_version"], e["broker_mode"]) for e in claim["entries"]},
                          key=lambda b: (version_key(b[0]), b[1]))
-        cells = {(e["broker_version"], e["broker_mode"], e["client_kind"], e["client_version"]): e
+        cells = {(e["broker_version"], e["broker_mode"], e["client_kind"], e["client_version"], e["client"]): e
                  for e in claim["entries"]}
         out += ["", "| broker | " + " | ".join(client_label(*c) for c in clients) + " |",
                 "|---|" + "---|" * len(clients)]
@@ -232,7 +238,8 @@ def kip_markdown(kip: Mapping[str, Any]) -> str:
             out.append(f"| {broker[0]}-{broker[1]} | " + " | ".join(row) + " |")
         out.append("")
         out.append("Observed / documented per entry: documented `supported` means the KIP says the pair "
-                   "can use the claim, `below` that it documents the fallback.")
+                   "can use the claim, `below` that it documents the fallback, `refused` that one side does "
+                   "not accept the other's versions (the refusal is what is asserted).")
         out.append("")
     return "\n".join(out)
 

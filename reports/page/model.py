@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.records import OUTCOMES, RECORDS_FILE, RUN_FILE, Record, read_records
+from harness.records import OUTCOMES, RECORDS_FILE, RUN_FILE, Record, document_order, read_records
 
 COVERAGE_FILE = "coverage.json"
 MODES = ("zk", "kraft")
@@ -211,7 +211,7 @@ def read_coverage(runs: Iterable[Run], skipped: list[Skipped]) -> tuple[list[Cov
             items.setdefault((item.kip, item.section, item.statement), item)
         if bad:
             skipped.append(Skipped(run.label, f"malformed {COVERAGE_FILE} entries", bad))
-    return sorted(items.values(), key=lambda i: (version_key(i.kip.removeprefix("KIP-")), i.section)), found
+    return sorted(items.values(), key=lambda i: (document_order(i.kip), i.section)), found
 
 
 def load(run_dirs: Sequence[Path], labels: Sequence[str] | None = None) -> Matrix:

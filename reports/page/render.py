@@ -20,7 +20,7 @@ from typing import Any
 
 import jinja2
 
-from harness.records import OUTCOMES
+from harness.records import OUTCOMES, document_order
 from reports.page.history import cell_entries
 from reports.page.model import CellView, Matrix, client_key, version_key
 
@@ -92,7 +92,7 @@ def _grid(matrix: Matrix, out_dir: Path) -> tuple[list[dict[str, Any]], dict[str
         client = record.client or record.cell.client
         column = column_index[(record.broker_mode, record.broker_version)]
         by_client.setdefault(client, {}).setdefault(record.claim_id, []).append((column, view))
-    claim_order = sorted(claims, key=lambda c: (version_key(claims[c][0].removeprefix("KIP-")), claims[c][1], c))
+    claim_order = sorted(claims, key=lambda c: (document_order(claims[c][0]), claims[c][1], c))
     claim_index = {c: i for i, c in enumerate(claim_order)}
     clients = sorted(by_client, key=client_key)
     intern = _Interner()
@@ -197,7 +197,7 @@ def context(matrix: Matrix, out_dir: Path, title: str = "kcompat matrix") -> dic
         "total": sum(counts.values()),
         "outcomes": OUTCOMES,
         "outcome_class": OUTCOME_CLASS,
-        "kips": sorted({v.record.kip for v in matrix.cells.values()}, key=lambda k: version_key(k.removeprefix("KIP-"))),
+        "kips": sorted({v.record.kip for v in matrix.cells.values()}, key=document_order),
         "clients": [block["client"] for block in blocks],
         "columns": columns,
         "mode_groups": _mode_groups(columns),
