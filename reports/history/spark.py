@@ -130,6 +130,9 @@ def start(extra: Mapping[str, str] | None = None, *, submitted: bool = False) ->
     conf = session_conf(extra, submitted=submitted)
     if not submitted:
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the workers: this interpreter
+        # The JVM picks its own address before reading any conf: without this it resolves the host name
+        # and binds the block manager and its file server to the first non-loopback interface.
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = SparkSession.builder
     for key, value in conf.items():
         builder = builder.config(key, value)
