@@ -20,6 +20,7 @@ from tests.history_builders import BUMPED, JAVA, WIRE, bumps, junit, malformed_r
 
 pytest.importorskip("pyspark")
 pytest.importorskip("delta")
+pytestmark = pytest.mark.timeout(1200)  # Spark jobs on 2 cores shared with the brokers of other test files
 
 ROOT = Path(__file__).resolve().parents[2]
 
