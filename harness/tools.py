@@ -18,12 +18,14 @@ to the cluster's ZooKeeper, as an operator of that release would.
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from .artifacts import ArtifactStore, logging_backend
 from .clients.base import AclSpec
@@ -191,23 +193,52 @@ def add_acls_zookeeper(store: ArtifactStore, cluster: Cluster, acls: Sequence[Ac
     exited 0: the brokers apply the ACLs when ZooKeeper notifies them, so the
     caller waits for that.
     """
+    for args in acl_command_args(acls):
+        _acl_command(store, cluster, args, timeout)
+
+
+ACL_LINE = re.compile(r"^\s*(?P<principal>\S+) has (?P<permission>\w+) permission for operations: "
+                      r"(?P<operations>.+?) from hosts: (?P<hosts>.+?)\s*$")
+
+
+def list_acls_zookeeper(store: ArtifactStore, cluster: Cluster, resource_type: Literal["topic", "group", "cluster"],
+                        name: str, *, timeout: float = ACL_COMMAND_TIMEOUT) -> set[str]:
+    """The bindings on one resource as ZooKeeper holds them (AclCommand ``--list``), named as ``AclSpec.label``
+    names them: where the broker has no DescribeAcls (before 0.11), the way to see what exists."""
+    resource = ["--cluster"] if resource_type == "cluster" else [f"--{resource_type}", name]
+    return parse_acl_listing(_acl_command(store, cluster, ["--list", *resource], timeout), resource_type, name)
+
+
+def parse_acl_listing(output: str, resource_type: str, name: str) -> set[str]:
+    """AclCommand's ``User:alice has Allow permission for operations: Read from hosts: *`` lines as labels."""
+    labels = set()
+    for line in output.splitlines():
+        match = ACL_LINE.match(line)
+        if match is None:
+            continue
+        for operation in match["operations"].split(","):
+            snake = re.sub(r"(?<!^)(?=[A-Z])", "_", operation.strip()).upper()
+            labels.add(f"{resource_type}:{name}:{match['principal']}:{snake}:{match['permission'].upper()}")
+    return labels
+
+
+def _acl_command(store: ArtifactStore, cluster: Cluster, args: Sequence[str], timeout: float) -> str:
+    """Run the release's AclCommand against the cluster's ZooKeeper; its stdout."""
     zookeeper = getattr(cluster, "zookeeper_connect", None)
     if zookeeper is None:
-        raise ConfigError(f"Kafka {cluster.spec.version} ({cluster.spec.mode}) has no ZooKeeper to write ACLs to")
+        raise ConfigError(f"Kafka {cluster.spec.version} ({cluster.spec.mode}) has no ZooKeeper to keep ACLs in")
     java, args_file, found = _release_tools(store, cluster)
     if "AclCommand" not in found:
         raise AdminToolError(f"Kafka {cluster.spec.version}'s jars have no AclCommand",
                              hint="kcompat brokers fetch --verify")
-    log = cluster.run_dir / ACL_COMMAND_LOG
-    for args in acl_command_args(acls):
-        command = [java, *TOOL_HEAP, f"@{args_file}", found["AclCommand"], "--authorizer-properties",
-                   f"zookeeper.connect={zookeeper}", *args]
-        _run_tool("AclCommand", command, log, timeout)
+    command = [java, *TOOL_HEAP, f"@{args_file}", found["AclCommand"], "--authorizer-properties",
+               f"zookeeper.connect={zookeeper}", *args]
+    return _run_tool("AclCommand", command, cluster.run_dir / ACL_COMMAND_LOG, timeout)
 
 
-def _run_tool(name: str, command: list[str], log: Path, timeout: float) -> None:
-    """Run one tool (no stdin, bounded), its command line and output appended to ``log``; AdminToolError if it
-    exits non-zero or overruns, naming its last line on stderr."""
+def _run_tool(name: str, command: list[str], log: Path, timeout: float) -> str:
+    """Run one tool (no stdin, bounded), its command line and output appended to ``log``; its stdout, or
+    AdminToolError if it exits non-zero or overruns, naming its last line on stderr."""
     try:
         done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout,
                               check=False)
@@ -224,12 +255,16 @@ def _run_tool(name: str, command: list[str], log: Path, timeout: float) -> None:
         handle.write(f"$ {shlex.join(command)}\n{out}{err}[{status}]\n")
     if failed:
         raise AdminToolError(f"{name} {status}: {_last_words(err, out)}", log=log)
+    return out
 
 
 def _last_words(err: str, out: str) -> str:
-    """The tool's last line on stderr; releases that print their error to stdout (AclCommand before 2.x:
-    ``Error while executing ACL command: ...`` then a stack trace) give that line instead."""
-    for line in reversed(err.splitlines()):
+    """The tool's last line on stderr, or the line above its usage table when it printed one (a refused
+    option); releases that print their error to stdout (AclCommand before 2.x: ``Error while executing ACL
+    command: ...`` then a stack trace) give that line instead."""
+    lines = err.splitlines()
+    usage = next((n for n, line in enumerate(lines) if re.match(r"^Option\s+Description\s*$", line)), None)
+    for line in reversed(lines if usage is None else lines[:usage]):
         if line.strip():
             return line.strip()
     lines = [line.strip() for line in out.splitlines() if line.strip()]

@@ -24,14 +24,10 @@ from .claims import API_KEYS
 PROBE_TOPIC = "kcompat-acl-probe"
 """The topic name Create on the Cluster is checked with (CreateTopics validate_only: never created)."""
 
-OPERATION_API = {"DESCRIBE_CONFIGS": "DescribeConfigs", "ALTER_CONFIGS": "AlterConfigs",
-                 "IDEMPOTENT_WRITE": "InitProducerId"}
-"""ACL operations an authorizer has only from the release that brought the API they guard (0.11)."""
-
 AUTHORIZES: dict[tuple[str, str], tuple[str, ...]] = {
     ("cluster", "CREATE"): ("CreateTopics",),
     ("cluster", "ALTER"): ("CreateAcls", "DeleteAcls"),
-    ("topic", "CREATE"): ("CreateTopics",),  # from 2.0 only (KIP-277): see topic_create_authorizes
+    ("topic", "CREATE"): ("CreateTopics",),  # from 2.0 only (KIP-277): see authorizes_nothing
     ("topic", "ALTER"): ("CreatePartitions",),
     ("topic", "DESCRIBE_CONFIGS"): ("DescribeConfigs",),
     ("topic", "ALTER_CONFIGS"): ("AlterConfigs",),
@@ -58,11 +54,19 @@ def parse_acl(text: str) -> AclSpec:
                    cast(Literal["ALLOW", "DENY"], permission))
 
 
-def grantable(acl: AclSpec, advertised: Collection[int]) -> bool:
-    """Whether the broker's authorizer has the ACL's operation at all (no DescribeConfigs before 0.11): one
-    it lacks guards only an API the broker lacks too, so leaving the ACL out changes no answer."""
-    api = OPERATION_API.get(acl.operation)
-    return api is None or API_KEYS[api] in advertised
+def authorizes_nothing(acl: AclSpec, advertised: Collection[int], version: KafkaVersion) -> bool:
+    """Whether every request ``acl`` authorizes is missing from this broker, so it can change no answer.
+
+    Such ACLs are exactly the ones 0.10.2's authorizer can't hold (its
+    AclCommand: "ResourceType Topic only supports operations
+    Read,All,Delete,Write,Describe", Cluster only Create,ClusterAction,All).
+    """
+    key = (acl.resource_type, acl.operation)
+    if key not in AUTHORIZES:
+        return False
+    if key == ("topic", "CREATE") and not version.supports("create_topics_topic_acl"):
+        return True  # CreateTopics checks Create on the Cluster only before KIP-277
+    return not any(API_KEYS[api] in advertised for api in AUTHORIZES[key])
 
 
 def acl_check(acl: AclSpec, advertised: Collection[int], version: KafkaVersion) -> AclCheck | None:
@@ -80,15 +84,12 @@ def acl_check(acl: AclSpec, advertised: Collection[int], version: KafkaVersion) 
     """
     if acl.permission != "ALLOW":
         raise ConfigError(f"ACL {acl.label}: only ALLOW ACLs are granted and awaited")
+    if authorizes_nothing(acl, advertised, version):
+        return None
     user = acl.principal.split(":", 1)[1]
     key = (acl.resource_type, acl.operation)
     has = {api for api, number in API_KEYS.items() if number in advertised}
-    authorizes = set(AUTHORIZES.get(key, ()))
-    if key == ("topic", "CREATE") and not version.supports("create_topics_topic_acl"):
-        authorizes = set()  # CreateTopics checks Create on the Cluster only before KIP-277
-    if key in AUTHORIZES and not authorizes & has:
-        return None
-    if "CreateTopics" in authorizes:
+    if "CreateTopics" in AUTHORIZES.get(key, ()):
         return AclCheck("create_topics", PROBE_TOPIC if acl.resource_type == "cluster" else acl.resource_name, user)
     if key == ("topic", "DESCRIBE") and "Metadata" in has:
         return AclCheck("metadata", acl.resource_name, user)

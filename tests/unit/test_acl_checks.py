@@ -4,7 +4,7 @@ import pytest
 
 from harness import ConfigError, KafkaVersion
 from harness.clients import AclSpec
-from harness.matrix.acls import PROBE_TOPIC, AclCheck, acl_check, grantable, parse_acl
+from harness.matrix.acls import PROBE_TOPIC, AclCheck, acl_check, authorizes_nothing, parse_acl
 from harness.matrix.claims import API_KEYS
 
 # what the catalog's brokers advertise, by the APIs that matter here
@@ -64,8 +64,19 @@ def test_an_acl_with_a_request_but_no_check_and_no_describe_acls_is_an_error() -
         acl_check(_acl("topic:t1:User:erin:DESCRIBE:DENY"), ZK_2_8, KafkaVersion.parse("2.8.2"))
 
 
-def test_operations_the_authorizer_lacks_are_not_granted() -> None:
-    describe_configs = _acl("topic:t1:User:erin:DESCRIBE_CONFIGS:ALLOW")
-    assert not grantable(describe_configs, ZK_0_10_2)
-    assert grantable(describe_configs, ZK_0_11)
-    assert grantable(_acl("topic:t1:User:carol:ALTER:ALLOW"), ZK_0_10_2)  # Alter exists, it just guards nothing
+@pytest.mark.parametrize("text,on_0_10_2,on_1_1,on_2_8", [
+    ("cluster:kafka-cluster:User:alice:CREATE:ALLOW", False, False, False),
+    ("cluster:kafka-cluster:User:dave:ALTER:ALLOW", True, False, False),  # CreateAcls from 0.11
+    ("topic:t1:User:carol:CREATE:ALLOW", True, True, False),  # CreateTopics per topic from 2.0
+    ("topic:t1:User:carol:ALTER:ALLOW", True, False, False),  # CreatePartitions from 1.0
+    ("topic:t1:User:erin:DESCRIBE_CONFIGS:ALLOW", True, False, False),
+    ("topic:t1:User:erin:DESCRIBE:ALLOW", False, False, False),
+    ("topic:t1:User:erin:READ:ALLOW", False, False, False),  # not in the table: never assumed idle
+])
+def test_acls_authorizing_only_missing_requests(text: str, on_0_10_2: bool, on_1_1: bool, on_2_8: bool) -> None:
+    """What 0.10.2's AclCommand refuses ("Topic only supports operations Read,All,Delete,Write,Describe",
+    Cluster only Create,ClusterAction,All) is what authorizes nothing there."""
+    acl = _acl(text)
+    assert authorizes_nothing(acl, ZK_0_10_2, KafkaVersion.parse("0.10.2.2")) is on_0_10_2
+    assert authorizes_nothing(acl, ZK_2_8, KafkaVersion.parse("1.1.1")) is on_1_1
+    assert authorizes_nothing(acl, ZK_2_8, KafkaVersion.parse("2.8.2")) is on_2_8

@@ -12,7 +12,8 @@ import pytest
 from harness import ClusterSpec, ConfigError
 from harness.clients import AclSpec
 from harness.errors import AdminToolError
-from harness.tools import ACL_COMMAND_LOG, ARGS_FILE, acl_command_args, add_acls_zookeeper, admin_tool_commands, main_classes
+from harness.tools import (ACL_COMMAND_LOG, ARGS_FILE, acl_command_args, add_acls_zookeeper, admin_tool_commands,
+                           list_acls_zookeeper, main_classes, parse_acl_listing)
 
 
 def _jar(path: Path, *entries: str) -> Path:
@@ -139,3 +140,33 @@ def test_a_kraft_cluster_has_no_zookeeper_to_write_acls_to(tmp_path: Path) -> No
     with pytest.raises(ConfigError, match="no ZooKeeper"):
         add_acls_zookeeper(_core(tmp_path), _cluster(tmp_path, "3.9", "kraft"),  # type: ignore[arg-type]
                            [AclSpec("topic", "t", "User:bob", "READ")])
+
+
+def test_a_usage_dump_names_the_line_above_it(tmp_path: Path) -> None:
+    java = _java(tmp_path, "echo 'ResourceType Topic only supports operations Read,All,Delete,Write,Describe' >&2; "
+                           "printf 'Option  Description\\n------  -----------\\n--add   Indicates you are\\n' >&2; exit 1")
+    with pytest.raises(AdminToolError, match="exit 1: ResourceType Topic only supports operations Read,All"):
+        add_acls_zookeeper(_core(tmp_path), _zk_cluster(tmp_path, java),  # type: ignore[arg-type]
+                           [AclSpec("topic", "t", "User:carol", "ALTER")])
+
+
+LISTING_0_10_2 = """Current ACLs for resource `Topic:t1`: 
+ \tUser:kcompat-nobody has Allow permission for operations: Read from hosts: *
+\tUser:erin has Deny permission for operations: DescribeConfigs, Write from hosts: * 
+
+"""
+
+
+def test_an_acl_listing_reads_as_labels() -> None:
+    assert parse_acl_listing(LISTING_0_10_2, "topic", "t1") == {
+        "topic:t1:User:kcompat-nobody:READ:ALLOW", "topic:t1:User:erin:DESCRIBE_CONFIGS:DENY",
+        "topic:t1:User:erin:WRITE:DENY"}
+    assert parse_acl_listing("Current ACLs for resource `Topic:t2`: \n \n", "topic", "t2") == set()
+
+
+def test_acls_are_listed_from_zookeeper_through_acl_command(tmp_path: Path) -> None:
+    (tmp_path / "listing").write_text(LISTING_0_10_2)
+    java = _java(tmp_path, f'echo "$@" >> {tmp_path}/calls; cat {tmp_path}/listing')
+    listed = list_acls_zookeeper(_core(tmp_path), _zk_cluster(tmp_path, java), "topic", "t1")  # type: ignore[arg-type]
+    assert "topic:t1:User:kcompat-nobody:READ:ALLOW" in listed
+    assert (tmp_path / "calls").read_text().split()[-3:] == ["--list", "--topic", "t1"]
