@@ -37,7 +37,10 @@ AUTHORIZES: dict[tuple[str, str], tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class AclCheck:
-    """Send ``request`` about ``topic`` as ``user`` until the answer is no authorization error."""
+    """Send ``request`` about ``topic`` as ``user`` until the answer shows the ACL: CreateTopics validate_only
+    until it is no authorization error; Metadata until it is what the super user gets for the topic (0.10.2
+    answers a topic the principal may not Describe with UNKNOWN_TOPIC_OR_PARTITION, not
+    TOPIC_AUTHORIZATION_FAILED, so "no authorization error" would end at once there)."""
 
     request: Literal["create_topics", "metadata"]
     topic: str
