@@ -144,7 +144,8 @@ def test_a_kraft_cluster_has_no_zookeeper_to_write_acls_to(tmp_path: Path) -> No
 
 def test_a_usage_dump_names_the_line_above_it(tmp_path: Path) -> None:
     java = _java(tmp_path, "echo 'ResourceType Topic only supports operations Read,All,Delete,Write,Describe' >&2; "
-                           "printf 'Option  Description\\n------  -----------\\n--add   Indicates you are\\n' >&2; exit 1")
+                           "printf 'Option  Description\\n------  -----------\\n--add   Indicates\\n' >&2; "
+                           "exit 1")
     with pytest.raises(AdminToolError, match="exit 1: ResourceType Topic only supports operations Read,All"):
         add_acls_zookeeper(_core(tmp_path), _zk_cluster(tmp_path, java),  # type: ignore[arg-type]
                            [AclSpec("topic", "t", "User:carol", "ALTER")])
