@@ -67,3 +67,7 @@ class EngineError(HarnessError):
 
 class ImageError(HarnessError):
     """A broker image could not be built, found or inspected."""
+
+
+class AdminToolError(HarnessError):
+    """One of a release's own admin tools (kafka-acls...) exited non-zero or ran out of time."""

@@ -324,18 +324,15 @@ def list_topics(ctx: ProbeContext) -> dict[str, Any]:
 
 
 def create_acls(ctx: ProbeContext) -> dict[str, Any]:
-    """CreateAcls of one binding as the cell's user; ``created`` is settled by DescribeAcls as the super user
-    (bounded: a KRaft broker lists a new ACL once it has applied the controller's record)."""
+    """CreateAcls of one binding as the cell's user; ``created`` is settled by listing the topic's ACLs as the
+    super user (DescribeAcls, or ZooKeeper where the broker has no DescribeAcls; bounded: a KRaft broker lists
+    a new ACL once it has applied the controller's record)."""
     binding = AclSpec("topic", ctx.topic("acl"), "User:kcompat-nobody", "READ")
     result = ctx.call("create_acls", [binding])
     observed, _ = _common(result)
     deadline = time.monotonic() + (SETTLE if observed.get("error") == "NONE" else 0.0)
     while True:
-        listed = ctx.admin.describe_acls("topic", binding.resource_name)
-        if listed.exception:
-            raise ProbeFailed(f"checking whether {binding.label} exists: DescribeAcls as the super user gave "
-                              f"{listed.exception}")
-        observed["created"] = binding.label in {r.resource for r in listed.resources}
+        observed["created"] = binding.label in ctx.listed_acls("topic", binding.resource_name)
         if observed["created"] or time.monotonic() >= deadline:
             return observed
         time.sleep(0.1)
