@@ -71,3 +71,7 @@ class ImageError(HarnessError):
 
 class AdminToolError(HarnessError):
     """One of a release's own admin tools (kafka-acls...) exited non-zero or ran out of time."""
+
+
+class AdminToolRefused(AdminToolError):
+    """The tool ran and said no (exit non-zero): a finding about the request, not a harness failure."""

@@ -29,7 +29,7 @@ from typing import Literal
 
 from .artifacts import ArtifactStore, logging_backend
 from .clients.base import AclSpec
-from .errors import AdminToolError, ArtifactError, ConfigError
+from .errors import AdminToolError, AdminToolRefused, ArtifactError, ConfigError
 from .java import select_java
 from .providers.base import Cluster
 
@@ -254,7 +254,8 @@ def _run_tool(name: str, command: list[str], log: Path, timeout: float) -> str:
     with log.open("a") as handle:
         handle.write(f"$ {shlex.join(command)}\n{out}{err}[{status}]\n")
     if failed:
-        raise AdminToolError(f"{name} {status}: {_last_words(err, out)}", log=log)
+        error = AdminToolError if status.startswith("killed") else AdminToolRefused
+        raise error(f"{name} {status}: {_last_words(err, out)}", log=log)
     return out
 
 

@@ -34,6 +34,8 @@ class ProbeSpec:
     args: Mapping[str, type | tuple[type, ...]]
     config_keys: bool = False
     about: str = ""
+    sends_request: bool = True
+    """False for a probe that only inspects the client library: no version of any API is involved."""
 
     def knows(self, key: str) -> bool:
         if key in self.keys:
@@ -61,7 +63,8 @@ PROBES: dict[str, ProbeSpec] = {spec.name: spec for spec in (
               about="DescribeConfigs of a new topic or of the first broker (`topic_acl`: `as_user` is granted "
                     "this operation on the topic first)"),
     ProbeSpec("client_methods", frozenset({"methods", "exception"}), {"class": str},
-              about="the public methods of a class of the client library (Java AdminClient only)"),
+              about="the public methods of a class of the client library (Java AdminClient only)",
+              sends_request=False),
     ProbeSpec("create_partitions", _COMMON | {"partitions_after", "changed", "replicas_after", "leaders_after"},
               {"initial": int, "replication_factor": int, "count": int, "assignments": list, "validate_only": bool,
                "as_user": str, "target": str, "send_to": str, "topic_acl": str},

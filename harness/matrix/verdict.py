@@ -23,13 +23,21 @@ from typing import Any
 from ..records import LimitedBy, Outcome
 from ..versions import KafkaVersion
 from .claims import Claim, Documented
-from .observables import ABSENT, match, shown
+from .observables import ABSENT, PROBES, match, shown
 
 
 REFUSED_EXCEPTIONS = ("UnsupportedVersion", "UnsupportedVersionException", "UnsupportedOption")
 """How a version the pair can't use is observed: the broker's refusal as the wire probe records it and as
 kafka-clients raises it, or the wire probe declining to build a request its pinned version can't carry
 (``UnsupportedOption``: nothing sent, so the broker had nothing to refuse)."""
+
+REFUSED_ERRORS = ("UNSUPPORTED_VERSION", "_UNSUPPORTED_FEATURE")
+"""The same refusal as an error name: Kafka's, and librdkafka's for a request the broker does not offer."""
+
+
+def refusal_observed(observed: Mapping[str, Any]) -> bool:
+    """Whether the observation is a refusal of the request's version, in any client's words."""
+    return observed.get("exception") in REFUSED_EXCEPTIONS or observed.get("error") in REFUSED_ERRORS
 
 
 @dataclass(frozen=True)
@@ -53,7 +61,10 @@ class Limits:
 
     @property
     def refused(self) -> bool:
-        """The version the client would send is below the broker's minimum: the broker refuses it."""
+        """The broker refuses what the client would send: a version below its minimum, or an API it does not
+        offer at all (0.10.2 has no DescribeConfigs) while the client has one to send."""
+        if self.broker_max is None:
+            return self.client_max is not None
         return self.usable is not None and self.broker_min is not None and self.usable < self.broker_min
 
     @property
@@ -62,13 +73,12 @@ class Limits:
         return self.broker_max is not None and self.client_min is not None and self.broker_max < self.client_min
 
 
-def limited_by(min_version: int, limits: Limits, since: KafkaVersion | None = None) -> LimitedBy | None:
+def limited_by(min_version: int, limits: Limits, since: KafkaVersion | None = None, *,
+               sends_request: bool = True) -> LimitedBy | None:
     """Which side is below the claim's range (or the broker, refusing the client's version, or older than
     the release the claim is documented ``since``), or None when the pair can express the claim."""
-    if limits.refused:
-        return "broker"
-    if limits.client_refuses:
-        return "client"
+    if sends_request and (limits.refused or limits.client_refuses):
+        return "broker" if limits.refused else "client"
     broker_short = (limits.broker_max is None or limits.broker_max < min_version
                     or (since is not None and limits.broker_version is not None and limits.broker_version < since))
     client_short = limits.client_max is None or limits.client_max < min_version
@@ -88,7 +98,7 @@ def refusal_documented(claim: Claim, limits: Limits) -> dict[str, Any]:
     return {"case": "refused", "section": claim.section, "quotes": [],
             "broker_versions": {"min": limits.broker_min, "max": limits.broker_max},
             "client_versions": {"min": limits.client_min, "max": limits.client_max},
-            "expect": {"exception": {"in": list(REFUSED_EXCEPTIONS)}}}
+            "expect": {"refused": True}}
 
 
 def documented_for(claim: Claim, client_kind: str, short: LimitedBy | None) -> dict[str, Any]:
@@ -113,10 +123,16 @@ class Verdict:
 
 
 def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str, Any]) -> Verdict:
-    """pass / unsupported when every documented key matches, deviation (with each difference) otherwise."""
-    short = limited_by(claim.min_version, limits, claim.brokers_since)
-    documented = (refusal_documented(claim, limits) if limits.refused or limits.client_refuses
-                  else documented_for(claim, client_kind, short))
+    """pass / unsupported when every documented key matches, deviation (with each difference) otherwise.
+
+    A probe that sends no request (the client's classes) is judged by the claim alone: no side can refuse it.
+    """
+    sends = PROBES[claim.probe].sends_request
+    short = limited_by(claim.min_version, limits, claim.brokers_since, sends_request=sends)
+    refused = sends and (limits.refused or limits.client_refuses)
+    documented = refusal_documented(claim, limits) if refused else documented_for(claim, client_kind, short)
+    if refused:
+        observed = {**observed, "refused": refusal_observed(observed)}
     differences = [{"key": key, "documented": expected, "observed": shown(observed.get(key, ABSENT))}
                    for key, expected in documented["expect"].items()
                    if not match(expected, observed.get(key, ABSENT))]

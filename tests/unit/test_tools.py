@@ -11,7 +11,7 @@ import pytest
 
 from harness import ClusterSpec, ConfigError
 from harness.clients import AclSpec
-from harness.errors import AdminToolError
+from harness.errors import AdminToolError, AdminToolRefused
 from harness.tools import (ACL_COMMAND_LOG, ARGS_FILE, acl_command_args, add_acls_zookeeper, admin_tool_commands,
                            list_acls_zookeeper, main_classes, parse_acl_listing)
 
@@ -120,7 +120,7 @@ def test_acls_go_to_zookeeper_through_the_releases_acl_command(tmp_path: Path) -
 
 def test_a_refusing_acl_command_is_one_line_naming_its_error_and_the_log(tmp_path: Path) -> None:
     java = _java(tmp_path, "echo 'Error while executing ACL command: bad op'; echo '  at kafka.Foo'; exit 1")
-    with pytest.raises(AdminToolError) as caught:
+    with pytest.raises(AdminToolRefused) as caught:  # a refusal: the cell's fail, not the harness's infra_error
         add_acls_zookeeper(_core(tmp_path), _zk_cluster(tmp_path, java),  # type: ignore[arg-type]
                            [AclSpec("topic", "t", "User:bob", "READ")])
     message = str(caught.value)
@@ -131,9 +131,10 @@ def test_a_refusing_acl_command_is_one_line_naming_its_error_and_the_log(tmp_pat
 
 def test_an_acl_command_that_hangs_is_killed_at_the_timeout(tmp_path: Path) -> None:
     java = _java(tmp_path, "echo waiting for ZooKeeper >&2; exec sleep 30")
-    with pytest.raises(AdminToolError, match="killed after 1s: waiting for ZooKeeper"):
+    with pytest.raises(AdminToolError, match="killed after 1s: waiting for ZooKeeper") as caught:
         add_acls_zookeeper(_core(tmp_path), _zk_cluster(tmp_path, java),  # type: ignore[arg-type]
                            [AclSpec("topic", "t", "User:bob", "READ")], timeout=1.0)
+    assert not isinstance(caught.value, AdminToolRefused)  # overrunning is the harness's: infra_error
 
 
 def test_a_kraft_cluster_has_no_zookeeper_to_write_acls_to(tmp_path: Path) -> None:
