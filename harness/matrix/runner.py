@@ -35,7 +35,7 @@ from ..central import check_client_release
 from ..clients.ref import ClientRef, installed_confluent
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
-from ..records import ACCEPTED, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
+from ..records import ACCEPTED, DOCUMENT_ID, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
 from ..reaper import new_run_id, spawn
 from .claims import claims_digest, claims_dir, load_claim_book, scenarios_dir
 from .plan import PlannedCell, Selection, client_refs, plan
@@ -102,10 +102,11 @@ def claims_json(directory: Path) -> dict[str, Any]:
 
 
 def _scenario_kips() -> set[str]:
-    """KIPs with a scenario module (``KIP = "KIP-N"`` in scenarios/test_*.py): only their cells can run."""
+    """Documents with a scenario module (``KIP = "KIP-N"`` or ``"DOCS-name"`` in scenarios/test_*.py): only their
+    cells can run."""
     found = set()
     for module in scenarios_dir().glob("test_*.py"):
-        match = re.search(r'^KIP = "(KIP-\d+)"', module.read_text(encoding="utf-8"), re.MULTILINE)
+        match = re.search(rf'^KIP = "({DOCUMENT_ID})"', module.read_text(encoding="utf-8"), re.MULTILINE)
         if match:
             found.add(match.group(1))
     return found

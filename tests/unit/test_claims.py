@@ -221,3 +221,9 @@ def test_a_run_notes_the_claim_book_it_judged_by(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r'KIP-1 has claims but no scenario module .*KIP = "KIP-1"'):
         prepare(RunOptions(tmp_path / "other", Selection.of("2.4", "default", "wire", ("KIP-1",)), claims=draft),
                 config)
+
+
+def test_every_document_of_the_claim_book_has_a_scenario_module() -> None:
+    from harness.matrix.runner import _scenario_kips
+
+    assert _scenario_kips() == set(load_claim_book(claims_dir()).kips)
