@@ -61,11 +61,13 @@ class Limits:
 
     @property
     def refused(self) -> bool:
-        """The broker refuses what the client would send: a version below its minimum, or an API it does not
-        offer at all (0.10.2 has no DescribeConfigs) while the client has one to send."""
-        if self.broker_max is None:
-            return self.client_max is not None
+        """The version the client would send is below the broker's minimum: the broker refuses it."""
         return self.usable is not None and self.broker_min is not None and self.usable < self.broker_min
+
+    @property
+    def absent(self) -> bool:
+        """The broker offers no version of the API (0.10.2 has no DescribeConfigs) while the client has one."""
+        return self.broker_max is None and self.client_max is not None
 
     @property
     def client_refuses(self) -> bool:
@@ -126,13 +128,22 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
     """pass / unsupported when every documented key matches, deviation (with each difference) otherwise.
 
     A probe that sends no request (the client's classes) is judged by the claim alone: no side can refuse it.
+    A broker without the API at all leaves the client two documented courses: the claim's fallback (a
+    client that lists through Metadata where DescribeTopicPartitions is missing) or the protocol's refusal
+    (a client with nothing else to send); either is ``unsupported``, anything else a deviation from the
+    fallback.
     """
     sends = PROBES[claim.probe].sends_request
     short = limited_by(claim.min_version, limits, claim.brokers_since, sends_request=sends)
     refused = sends and (limits.refused or limits.client_refuses)
-    documented = refusal_documented(claim, limits) if refused else documented_for(claim, client_kind, short)
-    if refused:
-        observed = {**observed, "refused": refusal_observed(observed)}
+    verdict = _judged(refusal_documented(claim, limits) if refused else documented_for(claim, client_kind, short),
+                      short, {**observed, "refused": refusal_observed(observed)} if refused else observed)
+    if sends and limits.absent and verdict.outcome == "deviation" and refusal_observed(observed):
+        return Verdict("unsupported", short, refusal_documented(claim, limits))
+    return verdict
+
+
+def _judged(documented: dict[str, Any], short: LimitedBy | None, observed: Mapping[str, Any]) -> Verdict:
     differences = [{"key": key, "documented": expected, "observed": shown(observed.get(key, ABSENT))}
                    for key, expected in documented["expect"].items()
                    if not match(expected, observed.get(key, ABSENT))]

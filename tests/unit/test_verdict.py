@@ -109,13 +109,18 @@ def test_a_version_below_the_brokers_minimum_is_unsupported_by_the_broker_and_as
 
 def test_a_broker_without_the_api_refuses_it_and_a_probe_sending_nothing_is_judged_by_the_claim(
         claim) -> None:  # type: ignore[no-untyped-def]
-    # 0.10.2 offers no DescribeConfigs at all: whatever a fallback says of older versions, the refusal is asserted
-    absent = Limits(None, 4)
-    assert absent.refused and limited_by(0, absent) == "broker"
+    # 0.10.2 offers no DescribeConfigs at all: the client refusing is one documented course...
+    absent = Limits(None, 7)
+    assert absent.absent and not absent.refused and limited_by(0, absent) == "broker"
     verdict = judge(claim, "java", absent, {"exception": "UnsupportedVersionException"})
     assert (verdict.outcome, verdict.limited_by, verdict.documented["case"]) == ("unsupported", "broker", "refused")
+    # ...the claim's fallback the other (a client sending another request instead); anything else deviates
+    fallback = judge(claim, "wire", absent, {})
+    assert (fallback.outcome, fallback.documented["case"]) == ("unsupported", "below")
+    other = judge(claim, "wire", absent, {"configs": {"x": 1}, "exception": None})
+    assert (other.outcome, other.documented["case"]) == ("deviation", "below")
     # neither side has it (no refusal to see): the claim's fallback, as before
-    assert not Limits(None, None).refused and judge(claim, "java", Limits(None, None), {}).documented["case"] == "below"
+    assert not Limits(None, None).absent and judge(claim, "java", Limits(None, None), {}).documented["case"] == "below"
     from dataclasses import replace
     inspecting = replace(claim, probe="client_methods")  # no request: the client's own classes
     assert limited_by(5, Limits(1, 7, client_min=2), sends_request=False) == "broker"
@@ -123,11 +128,11 @@ def test_a_broker_without_the_api_refuses_it_and_a_probe_sending_nothing_is_judg
 
 
 @pytest.mark.parametrize(("limits", "refused"), [
-    (Limits(7, 7, 2), False), (Limits(7, 2, 2), False), (Limits(12, 3, 4), True), (Limits(None, 1, None), True),
+    (Limits(7, 7, 2), False), (Limits(7, 2, 2), False), (Limits(12, 3, 4), True), (Limits(None, 1, None), False),
     (Limits(None, None), False),
     (Limits(7, None, 2), False), (Limits(7, 1), False),
 ])
-def test_refused_below_a_known_minimum_or_without_the_api(limits: Limits, refused: bool) -> None:
+def test_refused_only_below_a_known_minimum(limits: Limits, refused: bool) -> None:
     assert limits.refused is refused
 
 
