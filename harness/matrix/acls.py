@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Literal
 
-from ..clients.base import AclSpec, ResourceType
+from ..clients.base import AclSpec
 from ..errors import ConfigError
 from ..versions import KafkaVersion
-from .claims import API_KEYS
+from .claims import API_KEYS, parse_acl
 
 PROBE_TOPIC = "kcompat-acl-probe"
 """The topic name Create on the Cluster is checked with (CreateTopics validate_only: never created)."""
@@ -45,16 +45,6 @@ class AclCheck:
     request: Literal["create_topics", "metadata"]
     topic: str
     user: str
-
-
-def parse_acl(text: str) -> AclSpec:
-    """A claim's ``resource:name:User:principal:OPERATION:PERMISSION`` as an AclSpec."""
-    parts = text.split(":")
-    if len(parts) != 6 or parts[0] not in ("cluster", "topic", "group") or parts[5] not in ("ALLOW", "DENY"):
-        raise ConfigError(f"ACL {text!r} is not resource:name:User:principal:OPERATION:ALLOW|DENY")
-    resource_type, name, kind, principal, operation, permission = parts
-    return AclSpec(cast(ResourceType, resource_type), name, f"{kind}:{principal}", operation,
-                   cast(Literal["ALLOW", "DENY"], permission))
 
 
 def authorizes_nothing(acl: AclSpec, advertised: Collection[int], version: KafkaVersion) -> bool:

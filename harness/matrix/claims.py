@@ -28,11 +28,12 @@ import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 from kio.schema.errors import ErrorCode
 from kio.schema.index import api_key_map
 
+from ..clients.base import AclSpec, ResourceType
 from ..errors import ConfigError
 from ..versions import KafkaVersion
 from ..records import DOCUMENT_ID, LIMITED_BY, document_order
@@ -294,6 +295,16 @@ def _documented(raw: Any, where: _Where, index: int, table: str, probe: str, kip
     return Documented(" ".join(quote.split()), dict(observe), clients, limited_by)
 
 
+def parse_acl(text: str) -> AclSpec:
+    """A claim's ``resource:name:User:principal:OPERATION:PERMISSION`` as an AclSpec: the one parser of it."""
+    parts = text.split(":")
+    if len(parts) != 6 or parts[0] not in ("cluster", "topic", "group") or parts[5] not in ("ALLOW", "DENY"):
+        raise ConfigError(f"ACL {text!r} is not resource:name:User:principal:OPERATION:ALLOW|DENY")
+    resource_type, name, kind, principal, operation, permission = parts
+    return AclSpec(cast(ResourceType, resource_type), name, f"{kind}:{principal}", operation,
+                   cast(Literal["ALLOW", "DENY"], permission))
+
+
 def _cluster(raw: Any, where: str) -> ClusterNeeds:
     if raw is None:
         return ClusterNeeds()
@@ -308,8 +319,10 @@ def _cluster(raw: Any, where: str) -> ClusterNeeds:
         if user not in SASL_USERS:
             raise _fail(where, f"unknown SASL user {user!r}; every SASL cluster has {', '.join(SASL_USERS)}")
     for acl in acls:
-        if len(acl.split(":")) != 6:
-            raise _fail(where, f"ACL {acl!r} is resource_type:name:User:principal:operation:permission")
+        try:
+            parse_acl(acl)
+        except ConfigError as exc:
+            raise _fail(where, str(exc)) from exc
     if acls and not users:
         raise _fail(where, "ACLs need SASL users (cluster.users)")
     plugins = _strings(raw.get("plugins", []), where, "cluster.plugins")
@@ -475,5 +488,5 @@ def iter_quotes(book: ClaimBook) -> Iterator[tuple[str, str, str]]:
 
 __all__ = ["BROKER_PLUGINS", "SASL_USERS", "BrokerPlugin", "Claim", "ClaimBook", "ClaimError", "ClusterNeeds", "Documented",
            "KipClaims", "Statement", "claims_digest", "claims_dir", "document_order", "load_claim_book", "load_claims_file",
-           "normalise_kip", "scenarios_dir", "sources_dir"]
+           "normalise_kip", "parse_acl", "scenarios_dir", "sources_dir"]
 

@@ -4,7 +4,8 @@ import pytest
 
 from harness import ConfigError, KafkaVersion
 from harness.clients import AclSpec
-from harness.matrix.acls import PROBE_TOPIC, AclCheck, acl_check, authorizes_nothing, parse_acl
+from harness.matrix.acls import PROBE_TOPIC, AclCheck, acl_check, authorizes_nothing
+from harness.matrix.claims import parse_acl
 from harness.matrix.claims import API_KEYS
 
 # what the catalog's brokers advertise, by the APIs that matter here
