@@ -218,7 +218,7 @@ def test_two_concurrent_ingests_neither_lose_nor_duplicate(spark: Any, tmp_path:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-    assert [proc.returncode for proc in procs] == [0, 0], outputs
+    assert [proc.returncode for proc in procs] == [0, 0], [out.strip().splitlines()[-3:] for out in outputs]
     rows = spark.read.format("delta").load(str(store / "records")).groupBy("run_id").count().orderBy("run_id").collect()
     assert [(r["run_id"], r["count"]) for r in rows] == [("run-1", 5), ("run-2", 5)]
 

@@ -141,7 +141,13 @@ def test_list_topics_is_metadata_on_every_broker(cells: dict[str, Record], broke
     assert "Metadata" in never.observed["api_names"]
     for client in ("wire", *JAVA):
         listed = _cell(cells, f"KIP-142/list-falls-back-to-metadata[{broker}|{client}]")
-        assert listed.outcome == "pass" and isinstance(listed.request_version, int)
+        assert isinstance(listed.request_version, int)
+        if broker.endswith("-kraft") and listed.outcome == "deviation":
+            # KRaft: CreateTopics returns once the controller committed; the broker answering Metadata may not
+            # have the topic yet (seen on 3.3, 4.4): "all the topics" misses it, sometimes. Only that may differ.
+            assert [d["key"] for d in listed.differences] == ["created_listed"], listed.reason
+        else:
+            assert listed.outcome == "pass", listed.reason
         more = _cell(cells, f"KIP-142/metadata-carries-more-than-names[{broker}|{client}]")
         assert more.outcome == "pass" and more.observed["response_bytes"] > 0
     for client in JAVA:
