@@ -28,19 +28,19 @@ public final class Reflect {
 
     /** ApiKeys.latestVersion() (a field access in some releases, a method in all we compile against). */
     public static int latestVersion(String apiName) {
-        try {
-            Object key = ApiKeys.valueOf(apiName);
-            return ((Number) key.getClass().getMethod("latestVersion").invoke(key)).intValue();
-        } catch (Exception e) {
-            return -1;
-        }
+        return apiKeyVersion(apiName, "latestVersion");
     }
 
     /** ApiKeys.oldestVersion(): the oldest request version this release still sends (4.0 dropped many, KIP-896). */
     public static int oldestVersion(String apiName) {
+        return apiKeyVersion(apiName, "oldestVersion");
+    }
+
+    /** A version getter of one ApiKeys constant, by reflection; -1 when this release has no such key or getter. */
+    private static int apiKeyVersion(String apiName, String getter) {
         try {
             Object key = ApiKeys.valueOf(apiName);
-            return ((Number) key.getClass().getMethod("oldestVersion").invoke(key)).intValue();
+            return ((Number) key.getClass().getMethod(getter).invoke(key)).intValue();
         } catch (Exception e) {
             return -1;
         }
