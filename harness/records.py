@@ -22,8 +22,9 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
-SCHEMA_VERSION = 1
-READABLE_SCHEMA_VERSIONS = frozenset({1})
+SCHEMA_VERSION = 2
+READABLE_SCHEMA_VERSIONS = frozenset({1, 2})
+"""2 added ``broker_min_version`` and the ``refused`` documented case; a version-1 record reads with both absent."""
 RECORDS_FILE = "records.jsonl"
 RUN_FILE = "run.json"
 
