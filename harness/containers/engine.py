@@ -86,9 +86,13 @@ def has_bridge_network() -> bool:
 
 
 def containers(**label_values: str) -> list[Any]:
-    """Every container (running or not) carrying all the given ``label=value`` pairs."""
+    """Every container (running or not) carrying all the given ``label=value`` pairs.
+
+    The SDK lists, then inspects each; one removed in between (a watchdog or a
+    parallel teardown at work) is simply gone, not an error.
+    """
     filters = [f"{key}={value}" if value else key for key, value in label_values.items()]
-    return list(client().containers.list(all=True, filters={"label": filters}))
+    return list(client().containers.list(all=True, filters={"label": filters}, ignore_removed=True))
 
 
 def reason(exc: BaseException, limit: int = 300) -> str:
