@@ -13,6 +13,25 @@ from rich.markup import escape
 from ..providers import PROVIDERS, reap_orphans
 from .display import harness_config, note
 
+CLAIMS_OPTION = click.option(
+    "--claims", "claims", type=click.Path(path_type=Path), metavar="DIR",
+    help="Judge by the claim book in DIR (KIP-*.toml, DOCS-*.toml; default: the installed scenarios/claims).")
+
+
+def checked_claims(claims: Path | None) -> Path | None:
+    """``--claims DIR`` resolved and loaded: a bad book is a usage error (one line, exit 2) before anything boots."""
+    from ..errors import ConfigError
+    from ..matrix.claims import claims_dir, load_claim_book
+
+    if claims is None:
+        return None
+    try:
+        directory = claims_dir(claims)
+        load_claim_book(directory)
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="--claims") from None
+    return directory
+
 @click.command("run")
 @click.option("--brokers", "brokers_", metavar="V,V|all", help="Broker versions or lines (default 2.3,2.6,3.9,4.4).")
 @click.option("--clients", metavar="REF,REF",
@@ -29,8 +48,7 @@ from .display import harness_config, note
 @click.option("-k", "keyword", help="pytest keyword selection on cell ids.")
 @click.option("--quiet", is_flag=True, help="Only the summary, not pytest's progress.")
 @click.option("--allure", is_flag=True, help="Also allure results and the HTML report in the run directory.")
-@click.option("--claims", "claims", type=click.Path(path_type=Path), metavar="DIR",
-              help="Judge by the claim book in DIR (KIP-*.toml; default: the installed scenarios/claims).")
+@CLAIMS_OPTION
 @click.pass_context
 def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, kips: tuple[str, ...], mode: str,
                 provider: str | None, workers: int, out: Path, resume: bool, markexpr: str | None,
@@ -38,17 +56,10 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
     """Run a slice of the compatibility matrix into a run directory (records.jsonl, run.json, logs)."""
     import dataclasses
 
-    from ..errors import ConfigError
-    from ..matrix.claims import claims_dir, load_claim_book
     from ..matrix.plan import Selection
     from ..matrix.runner import RunOptions, run_matrix, settings_args
 
-    if claims is not None:  # a bad book is a usage error: one line, exit 2, before anything boots
-        try:
-            claims = claims_dir(claims)
-            load_claim_book(claims)
-        except ConfigError as exc:
-            raise click.BadParameter(str(exc), param_hint="--claims") from None
+    claims = checked_claims(claims)
     config = harness_config(ctx)
     if provider is not None:
         config = dataclasses.replace(config, provider=provider)
@@ -87,19 +98,26 @@ def _record_line(label: str, record: Any) -> str:
 @click.option("--run", "run_dir", type=click.Path(path_type=Path), help="The run that recorded the cell.")
 @click.option("--out", type=click.Path(path_type=Path), help="Where this run goes (default: under the run root).")
 @click.option("--keep", is_flag=True, help="Leave the cluster up after the cell and print its address; Ctrl-C stops it.")
+@CLAIMS_OPTION
 @click.pass_context
-def repro_command(ctx: click.Context, cell_id: str, run_dir: Path | None, out: Path | None, keep: bool) -> None:
-    """Run one cell again (same broker, mode, cluster, client) and compare with the recorded verdict."""
-    from ..matrix.repro import recorded, resolve_cell, run_cell
+def repro_command(ctx: click.Context, cell_id: str, run_dir: Path | None, out: Path | None, keep: bool,
+                  claims: Path | None) -> None:
+    """Run one cell again (same broker, mode, cluster, client) and compare with the recorded verdict.
+
+    The cell is judged by --claims, else by the book the --run was judged by, else the installed one.
+    """
+    from ..matrix.repro import recorded, resolve_cell, run_cell, run_claims
 
     config = harness_config(ctx)
+    claims = checked_claims(claims)
 
     def work() -> int:
-        cell = resolve_cell(cell_id, run_dir)
+        book = claims if claims is not None or run_dir is None else run_claims(run_dir)
+        cell = resolve_cell(cell_id, run_dir, book)
         before = recorded(cell, run_dir) if run_dir is not None else None
         target = (out or config.run_root / f"repro-{time.strftime('%Y%m%d-%H%M%S')}").absolute()
         reap_orphans(config, ("process", config.provider))
-        now = run_cell(cell, config, target, keep=keep, echo=click.echo if keep else None)
+        now = run_cell(cell, config, target, keep=keep, echo=click.echo if keep else None, claims=book)
         if run_dir is not None:
             click.echo(_record_line(f"recorded ({run_dir})", before))
         click.echo(_record_line("now", now))
@@ -121,20 +139,22 @@ def repro_command(ctx: click.Context, cell_id: str, run_dir: Path | None, out: P
 @click.option("--bad", required=True, help="A release with the new behaviour (e.g. 2.4.1).")
 @click.option("--mode", type=click.Choice(["default", "zk", "kraft"]), default="default", show_default=True)
 @click.option("--out", type=click.Path(path_type=Path), help="Where the runs go (default: under the run root).")
+@CLAIMS_OPTION
 @click.pass_context
 def bisect_command(ctx: click.Context, claim_id: str, client: str, good: str, bad: str, mode: str,
-                   out: Path | None) -> None:
+                   out: Path | None, claims: Path | None) -> None:
     """The first Kafka release (every published patch between the two) where a cell's verdict or observation changed."""
     from ..clients import ClientRef
     from ..matrix.repro import bisect, signature
 
     config = harness_config(ctx)
+    claims = checked_claims(claims)
 
     def work() -> int:
         ref = ClientRef.parse(client).resolved()
         target = (out or config.run_root / f"bisect-{time.strftime('%Y%m%d-%H%M%S')}").absolute()
         reap_orphans(config, ("process", config.provider))
-        first, steps, releases = bisect(claim_id, str(ref), good, bad, mode, config, target, click.echo)
+        first, steps, releases = bisect(claim_id, str(ref), good, bad, mode, config, target, click.echo, claims)
         click.echo(f"releases in range: {len(releases)} ({releases[0]} .. {releases[-1]}); booted: {len(steps)}")
         if first is None:
             click.echo(f"no change: {claim_id} through {ref} behaves the same on {good} and {bad}")

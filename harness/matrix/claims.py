@@ -422,11 +422,17 @@ def load_claims_file(path: Path) -> KipClaims:
     return KipClaims(kip, str(data.get("title", "")), str(data.get("source", "")), claims, tuple(statements), path)
 
 
+def claim_files(directory: Path) -> list[Path]:
+    """The book's files in document order: every ``KIP-*.toml`` and ``DOCS-*.toml`` (the one list that the
+    loader, the digest and run.json read)."""
+    return sorted((*directory.glob("KIP-*.toml"), *directory.glob("DOCS-*.toml")), key=_file_order)
+
+
 @functools.cache
 def load_claim_book(directory: Path) -> ClaimBook:
-    files = sorted((*directory.glob("KIP-*.toml"), *directory.glob("DOCS-*.toml")), key=_file_order)
+    files = claim_files(directory)
     if not files:
-        raise ConfigError(f"no claims files (KIP-*.toml) in {directory}")
+        raise ConfigError(f"no claims files (KIP-*.toml, DOCS-*.toml) in {directory}")
     return ClaimBook({kip.kip: kip for kip in map(load_claims_file, files)})
 
 
@@ -452,7 +458,7 @@ def claims_dir(given: Path | str | None = None) -> Path:
         if not path.is_dir():
             raise ConfigError(f"claims directory {path} does not exist" if not path.exists()
                               else f"claims directory {path} is not a directory")
-        if not any(path.glob("KIP-*.toml")) and not any(path.glob("DOCS-*.toml")):
+        if not claim_files(path):
             raise ConfigError(f"claims directory {path} holds no claims files (KIP-*.toml, DOCS-*.toml)")
         return path
     import importlib.util
@@ -471,7 +477,7 @@ def scenarios_dir() -> Path:
 def claims_digest(directory: Path) -> str:
     """sha256 over the book's files (names and bytes, in name order): which claims a run judged by."""
     digest = hashlib.sha256()
-    for path in sorted(directory.glob("KIP-*.toml")):
+    for path in sorted(claim_files(directory), key=lambda p: p.name):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 

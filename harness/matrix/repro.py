@@ -20,14 +20,30 @@ from ..catalog import load_catalog
 from ..central import fetch_metadata, parse_metadata
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
-from ..records import RECORDS_FILE, Cell, Record, RecordError, latest_by_cell, read_records
+from ..records import RECORDS_FILE, RUN_FILE, Cell, Record, RecordError, latest_by_cell, read_records
 from ..versions import KafkaVersion
 from .claims import claims_dir, load_claim_book
 from .plan import Selection, plan
 from .runner import Echo, RunOptions, run_matrix, settings_args
 
 
-def resolve_cell(text: str, run_dir: Path | None = None) -> Cell:
+def run_claims(run_dir: Path) -> Path | None:
+    """The claim book a run was judged by (run.json's ``claims.dir``), when it was not the installed one.
+
+    A repro of a cell from a run judged by a draft book judges by that book again; None when the run
+    used the installed book, or names none (a run from before run.json recorded it).
+    """
+    try:
+        run = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    directory = (run.get("claims") or {}).get("dir") if isinstance(run, dict) else None
+    if not directory or Path(directory) == claims_dir():
+        return None
+    return claims_dir(directory)  # gone since: one line naming the directory
+
+
+def resolve_cell(text: str, run_dir: Path | None = None, claims: Path | None = None) -> Cell:
     """A cell id that names a planned cell, or a one-line error listing the nearest ones."""
     known: list[str] = []
     if run_dir is not None:
@@ -37,7 +53,7 @@ def resolve_cell(text: str, run_dir: Path | None = None) -> Cell:
     except RecordError as exc:
         near = difflib.get_close_matches(text, known, n=3, cutoff=0.5)
         raise ConfigError(f"{exc}" + (f"; nearest in {run_dir}: {', '.join(near)}" if near else "")) from None
-    book = load_claim_book(claims_dir())
+    book = load_claim_book(claims_dir(claims))
     claim_ids = [c.id for c in book.claims]
     if cell.claim_id not in claim_ids:
         near = difflib.get_close_matches(cell.claim_id, claim_ids, n=3, cutoff=0.4)
@@ -53,11 +69,12 @@ def resolve_cell(text: str, run_dir: Path | None = None) -> Cell:
 
 
 def run_cell(cell: Cell, config: HarnessConfig, out: Path, *, keep: bool = False,
-             echo: Echo | None = None) -> Record | None:
-    """Run one cell into ``out``; its record, or None when it produced none (the output says why)."""
+             echo: Echo | None = None, claims: Path | None = None) -> Record | None:
+    """Run one cell into ``out``, judged by the book in ``claims`` (None: the installed one); its record,
+    or None when it produced none (the output says why)."""
     extra = ("--kc-cell", cell.id) + (("--kc-keep",) if keep else ())
     options = RunOptions(out, Selection((cell.broker_version,), cell.broker_mode, (cell.client,), (cell.kip,)),
-                         settings=settings_args(config) + extra)
+                         settings=settings_args(config) + extra, claims=claims)
     run_matrix(options, config, echo=echo)
     return latest_by_cell(read_records(out / RECORDS_FILE).records).get(cell.id)
 
@@ -136,8 +153,8 @@ def releases_between(good: str, bad: str, fetch: Callable[[str], str] = fetch_me
 
 
 def bisect(claim_id: str, client: str, good: str, bad: str, mode: str, config: HarnessConfig, out: Path,
-           echo: Echo) -> tuple[KafkaVersion | None, list[Step], list[KafkaVersion]]:
-    book = load_claim_book(claims_dir())
+           echo: Echo, claims: Path | None = None) -> tuple[KafkaVersion | None, list[Step], list[KafkaVersion]]:
+    book = load_claim_book(claims_dir(claims))
     claim = book.claim(claim_id)
     releases = releases_between(good, bad)
     catalog = load_catalog()
@@ -146,7 +163,7 @@ def bisect(claim_id: str, client: str, good: str, bad: str, mode: str, config: H
         chosen = catalog.release(release).line.default_mode if mode == "default" else mode
         cell = Cell(claim.id, str(release), chosen, client)
         started = time.perf_counter()
-        record = run_cell(resolve_cell(cell.id), config, out / str(release))
+        record = run_cell(resolve_cell(cell.id, claims=claims), config, out / str(release), claims=claims)
         echo(f"{release}: {record.outcome if record else 'no record'}"
              + (f" (limited by {record.limited_by})" if record and record.limited_by else "")
              + f"  [{time.perf_counter() - started:.0f} s]")

@@ -37,7 +37,7 @@ from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..records import ACCEPTED, DOCUMENT_ID, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
 from ..reaper import new_run_id, spawn
-from .claims import claims_digest, claims_dir, load_claim_book, scenarios_dir
+from .claims import claim_files, claims_digest, claims_dir, load_claim_book, scenarios_dir
 from .plan import PlannedCell, Selection, client_refs, plan
 from .summary import summary_lines
 
@@ -97,7 +97,7 @@ def _version(dist: str) -> str | None:
 
 def claims_json(directory: Path) -> dict[str, Any]:
     """run.json's ``claims``: the book the verdicts were judged by (records carry each cell's ``documented``)."""
-    return {"dir": str(directory), "files": sorted(p.name for p in directory.glob("KIP-*.toml")),
+    return {"dir": str(directory), "files": sorted(p.name for p in claim_files(directory)),
             "sha256": claims_digest(directory)}
 
 

@@ -10,6 +10,7 @@ import pytest
 from harness.matrix.claims import (
     ClaimError,
     KipClaims,
+    claim_files,
     claims_dir,
     iter_quotes,
     load_claim_book,
@@ -191,6 +192,31 @@ def test_a_claims_directory_from_elsewhere_is_checked_and_hashed(tmp_path: Path)
     assert claims_digest(book) == before and len(before) == 64
     (book / "KIP-1.toml").write_text(GOOD.replace('quote = "q2"', 'quote = "q3"'))
     assert claims_digest(book) != before  # one revised quote is another book
+    revised = claims_digest(book)
+    (book / "DOCS-security.toml").write_text(GOOD.replace('kip = "KIP-1"', 'kip = "DOCS-security"'))
+    assert claims_digest(book) != revised  # a documentation file is part of the book too
+    assert [p.name for p in claim_files(book)] == ["KIP-1.toml", "DOCS-security.toml"]
+
+
+def test_a_repro_judges_by_the_book_its_run_was_judged_by(tmp_path: Path) -> None:
+    import json
+
+    from harness.errors import ConfigError
+    from harness.matrix.repro import run_claims
+
+    run = tmp_path / "run"
+    run.mkdir()
+    assert run_claims(run) is None  # no run.json: the installed book
+    (run / "run.json").write_text(json.dumps({"claims": {"dir": str(claims_dir())}}))
+    assert run_claims(run) is None
+    book = tmp_path / "book"
+    book.mkdir()
+    (book / "KIP-1.toml").write_text(GOOD)
+    (run / "run.json").write_text(json.dumps({"claims": {"dir": str(book)}}))
+    assert run_claims(run) == book
+    (book / "KIP-1.toml").unlink()
+    with pytest.raises(ConfigError, match=r"claims directory .*book holds no claims files"):
+        run_claims(run)
 
 
 def test_a_run_notes_the_claim_book_it_judged_by(tmp_path: Path) -> None:
