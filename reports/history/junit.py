@@ -5,7 +5,8 @@
 ``kcompat_record`` (the whole records.jsonl line).  With ``kcompat_record`` the row is exactly the
 one records.jsonl gives; without it (other jobs, older runs) the row is built from the cell id and
 the ``kcompat_<field>`` properties present.  A test case without a cell id is skipped with its
-reason (the ingest prints the count); a file that is not XML is quarantined like a malformed line.
+reason (the ingest prints the count); a file that is not XML, or declares entities (never
+expanded: other jobs' files are not trusted), is quarantined like a malformed line.
 For a JUnit source the quarantine's ``line`` is the XML line of a parse error, else the test case's
 number in the file.
 """
@@ -15,6 +16,9 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from typing import Any
+
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
 
 from harness.records import SCHEMA_VERSION, Cell, Record, RecordError
 
@@ -30,10 +34,14 @@ _OPTIONAL = frozenset({"java_version", "librdkafka_version", "limited_by", "reas
 def parse_junit(data: bytes, source: str, run: RunInfo) -> ParsedRun:
     parsed = ParsedRun()
     try:
-        root = ET.fromstring(data)
+        root = SafeET.fromstring(data)
     except ET.ParseError as exc:
         parsed.quarantine.append(quarantined(run, source, exc.position[0], "malformed",
                                              f"not JUnit XML: {exc}", data))
+        return parsed
+    except DefusedXmlException as exc:  # a billion laughs or an external entity
+        parsed.quarantine.append(quarantined(run, source, 1, "malformed",
+                                             f"JUnit XML that declares entities is refused, never expanded: {exc}", data))
         return parsed
     records: list[Record] = []
     suites = [root] if root.tag == "testsuite" else root.iter("testsuite")
