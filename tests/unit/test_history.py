@@ -55,6 +55,21 @@ def test_a_cells_last_line_is_its_verdict_and_a_run_without_run_json_starts_at_i
     assert parsed.rows[0]["run_started_at"] == "2025-01-03T02:00:00.000000Z"
 
 
+def test_records_of_every_schema_version_are_rows(tmp_path: Path) -> None:
+    """A version-1 line (before ``broker_min_version``) and a version-2 line of the same run are both rows."""
+    path = run_dir(tmp_path, "r", 3, {JAVA: "pass", WIRE: "pass"})
+    lines = (path / "records.jsonl").read_text().splitlines()
+    old = json.loads(lines[0])
+    assert old["schema_version"] == 2 and "broker_min_version" in old
+    old["schema_version"] = 1
+    del old["broker_min_version"]
+    (path / "records.jsonl").write_text(json.dumps(old) + "\n" + lines[1] + "\n")
+    parsed = parse_run_dir(path)
+    assert parsed.quarantine == []
+    assert sorted(r["cell_id"] for r in parsed.rows) == sorted([JAVA, WIRE])
+    assert {json.loads(r["record"])["schema_version"] for r in parsed.rows} == {1, 2}
+
+
 def test_run_dirs_without_records_are_one_line_errors(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(RunDirError, match="holds no records"):
