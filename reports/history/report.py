@@ -31,26 +31,41 @@ DEFAULT_HISTORY_DEPTH = 30
 
 
 class Engine(Protocol):
-    """Whatever runs SQL over the view ``obs``: a Spark session or DuckDB."""
+    """Whatever runs SQL over the views ``obs`` (OBS_COLUMNS of every record) and ``obs_lines`` (run_id,
+    cell_id and the whole line, ``record``, of the same rows): a Spark session or DuckDB."""
 
     def rows(self, sql: str) -> list[dict[str, Any]]: ...
 
 
+OBS_COLUMNS: tuple[str, ...] = (
+    "series", "run_started_at", "run_id", "cell_id", "outcome", "kip", "claim_id", "broker_version", "broker_mode",
+    "client", "client_kind", "client_version", "java_version", "librdkafka_version", "limited_by", "documented")
+"""The records table's columns the queries read.  ``record`` (the whole line, most of the table's bytes)
+is only read for each cell's latest row, from ``obs_lines``, so Spark can keep ``obs`` small and cached."""
+
+SERIES_ORDER: tuple[str, ...] = ("series", "run_started_at", "run_id", "cell_id")
+"""A series' runs in order.  Every window's PARTITION BY starts with ``series`` (a cell id and a KIP
+table's key each belong to one series, so the partitions are the same): rows spread by ``series`` once
+and sorted in this order serve every window without another shuffle (engine.SparkEngine)."""
+
 _ORDER_DESC = "ORDER BY run_started_at DESC, run_id DESC, cell_id DESC"
-_SERIES = "WINDOW w AS (PARTITION BY series ORDER BY run_started_at, run_id, cell_id)"
+_SERIES = f"WINDOW w AS (PARTITION BY {SERIES_ORDER[0]} ORDER BY {', '.join(SERIES_ORDER[1:])})"
 """A series' runs in order: windows go over ``series`` (``Cell.series``), so a broker patch or client
 release bump continues a cell's history and shows up as what changed."""
 _JUDGED = "outcome <> 'infra_error'"  # a harness failure is not a verdict of the pair
 
 LATEST_SQL = f"""
 WITH k AS (
-  SELECT cell_id, run_id FROM (
-    SELECT cell_id, run_id, ROW_NUMBER() OVER (PARTITION BY cell_id {_ORDER_DESC}) AS rn FROM obs) t
+  SELECT cell_id, run_id, run_started_at, outcome FROM (
+    SELECT cell_id, run_id, run_started_at, outcome,
+           ROW_NUMBER() OVER (PARTITION BY series, cell_id {_ORDER_DESC}) AS rn FROM obs) t
   WHERE rn = 1)
-SELECT o.cell_id, o.run_id, o.run_started_at, o.outcome, o.record
-FROM obs o JOIN k ON o.cell_id = k.cell_id AND o.run_id = k.run_id
-ORDER BY o.cell_id
+SELECT /*+ BROADCAST(k) */ k.cell_id, k.run_id, k.run_started_at, k.outcome, l.record
+FROM k JOIN obs_lines l ON l.cell_id = k.cell_id AND l.run_id = k.run_id
+ORDER BY k.cell_id
 """
+"""Each cell's latest row; its whole line joined back at the end (the hint is a comment to DuckDB; to Spark
+it says the few latest rows go to the scan of ``record``, not both sides through a shuffle)."""
 
 _LAGS = ", ".join(f"LAG({name}) OVER w AS prev_{name}" for name in ("outcome", "run_id", "cell_id", *ENV_FIELDS))
 _DOCUMENTED_CHANGED = "COALESCE(documented <> LAG(documented) OVER w, FALSE) AS documented_changed"
@@ -103,9 +118,9 @@ KIP_CELLS_SQL = f"""
 SELECT kip, {_KIP_KEY}, outcome, limited_by, documented, run_id, {", ".join(f"n_{o}" for o in OUTCOMES)}
 FROM (
   SELECT kip, {_KIP_KEY}, outcome, limited_by, documented, run_id, {_COUNTS},
-         ROW_NUMBER() OVER (PARTITION BY {_KIP_KEY} {_ORDER_DESC}) AS rn
+         ROW_NUMBER() OVER (PARTITION BY series, {_KIP_KEY} {_ORDER_DESC}) AS rn
   FROM obs
-  WINDOW g AS (PARTITION BY {_KIP_KEY})) t
+  WINDOW g AS (PARTITION BY series, {_KIP_KEY})) t
 WHERE rn = 1
 ORDER BY kip, {_KIP_KEY}
 """

@@ -6,6 +6,7 @@ The SQL runs here on DuckDB (no JVM); tests/integration/test_history.py runs the
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -185,6 +186,23 @@ def test_patch_bumps_continue_a_series_and_are_what_changed(tmp_path: Path) -> N
         (BUMPED, "deviation", {}, False)]
     assert [h["documented_changed"] for h in result.history[Cell.parse(ACL).series]] == [False, False, False, True]
     assert result.summary["cells"] == 6
+
+
+def test_every_window_partitions_by_series_first_and_its_keys_belong_to_one_series(tmp_path: Path) -> None:
+    """Spark spreads ``obs`` by series once (engine.SparkEngine): a window partitioned otherwise would
+    shuffle the table again, and partitioning by series first must not change a window's rows."""
+    queries = (reporting.LATEST_SQL, reporting.REGRESSIONS_SQL, reporting.FLAKY_SQL, reporting.KIP_CELLS_SQL,
+               reporting.HISTORY_SQL)
+    partitions = [keys for sql in queries for keys in re.findall(r"PARTITION BY ([\w, ]+?)(?: ORDER BY|\))", sql)]
+    assert len(partitions) == 8 and all(keys.split(", ")[0] == "series" for keys in partitions), partitions
+    rows = [row for d in bumps(tmp_path / "runs") for row in parse_run_dir(d).rows]
+    kip_key = ("claim_id", "broker_version", "broker_mode", "client_kind", "client_version", "client")
+    for key in (("cell_id",), kip_key):
+        series: dict[tuple[str, ...], set[str]] = {}
+        for row in rows:
+            series.setdefault(tuple(row[k] for k in key), set()).add(row["series"])
+        assert all(len(names) == 1 for names in series.values()), key
+    assert len({row["series"] for row in rows}) < len({row["cell_id"] for row in rows})  # bumps share a series
 
 
 def test_a_store_written_before_series_derives_it_at_read(tmp_path: Path) -> None:
