@@ -13,18 +13,20 @@ class SparkEngine:
     """Runs the report's SQL on a Spark session; rows come back through Arrow.
 
     ``obs`` is read from the table once: the queries' columns only, spread over the shuffle partitions
-    by ``series`` and sorted by ``SERIES_ORDER`` within them, and cached.  Every window partitions by
+    by ``series``, sorted by series then newest first (``NEWEST_FIRST``) within them, and cached.  Every window partitions by
     ``series`` first, so no query shuffles or scans the table again; only the latest rows' ``record``
     is read from the table (``obs_lines``).  ``close`` drops the cache.
     """
 
     def __init__(self, spark: SparkSession, records: DataFrame):
-        from .report import OBS_COLUMNS, SERIES_ORDER
+        from pyspark.sql import functions as F
+
+        from .report import NEWEST_FIRST, OBS_COLUMNS
 
         self.spark = spark
         partitions = int(spark.conf.get("spark.sql.shuffle.partitions") or "4")
-        self.obs = (records.select(*OBS_COLUMNS).repartition(partitions, SERIES_ORDER[0])
-                    .sortWithinPartitions(*SERIES_ORDER).cache())
+        self.obs = (records.select(*OBS_COLUMNS).repartition(partitions, "series")
+                    .sortWithinPartitions("series", *(F.desc(name) for name in NEWEST_FIRST)).cache())
         self.obs.createOrReplaceTempView("obs")
         records.select("run_id", "cell_id", "record").createOrReplaceTempView("obs_lines")
 

@@ -43,15 +43,17 @@ OBS_COLUMNS: tuple[str, ...] = (
 """The records table's columns the queries read.  ``record`` (the whole line, most of the table's bytes)
 is only read for each cell's latest row, from ``obs_lines``, so Spark can keep ``obs`` small and cached."""
 
-SERIES_ORDER: tuple[str, ...] = ("series", "run_started_at", "run_id", "cell_id")
-"""A series' runs in order.  Every window's PARTITION BY starts with ``series`` (a cell id and a KIP
-table's key each belong to one series, so the partitions are the same): rows spread by ``series`` once
-and sorted in this order serve every window without another shuffle (engine.SparkEngine)."""
+NEWEST_FIRST: tuple[str, ...] = ("run_started_at", "run_id", "cell_id")
+"""A series' runs, each ordered by these DESC.  Every window's PARTITION BY starts with ``series`` (a cell
+id and a KIP table's key each belong to one series, so the partitions are the same), and the series'
+windows all use this one order: rows spread by ``series`` once and sorted by series then newest first
+serve every window without another shuffle or sort (engine.SparkEngine)."""
 
-_ORDER_DESC = "ORDER BY run_started_at DESC, run_id DESC, cell_id DESC"
-_SERIES = f"WINDOW w AS (PARTITION BY {SERIES_ORDER[0]} ORDER BY {', '.join(SERIES_ORDER[1:])})"
-"""A series' runs in order: windows go over ``series`` (``Cell.series``), so a broker patch or client
-release bump continues a cell's history and shows up as what changed."""
+_ORDER_DESC = "ORDER BY " + ", ".join(f"{name} DESC" for name in NEWEST_FIRST)
+_SERIES = f"WINDOW w AS (PARTITION BY series {_ORDER_DESC})"
+"""A series' runs, newest first: windows go over ``series`` (``Cell.series``), so a broker patch or client
+release bump continues a cell's history and shows up as what changed.  A run's previous run is the next
+row (LEAD), its rank from the newest ROW_NUMBER."""
 _JUDGED = "outcome <> 'infra_error'"  # a harness failure is not a verdict of the pair
 
 LATEST_SQL = f"""
@@ -67,14 +69,14 @@ ORDER BY k.cell_id
 """Each cell's latest row; its whole line joined back at the end (the hint is a comment to DuckDB; to Spark
 it says the few latest rows go to the scan of ``record``, not both sides through a shuffle)."""
 
-_LAGS = ", ".join(f"LAG({name}) OVER w AS prev_{name}" for name in ("outcome", "run_id", "cell_id", *ENV_FIELDS))
-_DOCUMENTED_CHANGED = "COALESCE(documented <> LAG(documented) OVER w, FALSE) AS documented_changed"
+_PREV = ", ".join(f"LEAD({name}) OVER w AS prev_{name}" for name in ("outcome", "run_id", "cell_id", *ENV_FIELDS))
+_DOCUMENTED_CHANGED = "COALESCE(documented <> LEAD(documented) OVER w, FALSE) AS documented_changed"
 """The claim's documented side was revised between two runs: a real cause of a verdict change."""
 _ENV_CHANGED = " OR ".join([*(f"{name} IS DISTINCT FROM prev_{name}" for name in ENV_FIELDS), "documented_changed"])
 
 REGRESSIONS_SQL = f"""
 WITH s AS (
-  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, run_started_at, {", ".join(ENV_FIELDS)}, {_LAGS},
+  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, run_started_at, {", ".join(ENV_FIELDS)}, {_PREV},
          {_DOCUMENTED_CHANGED}
   FROM obs WHERE {_JUDGED}
   {_SERIES})
@@ -90,8 +92,8 @@ _LAST = "MAX(CASE WHEN rn = 1 THEN {0} END) AS {0}"
 
 FLAKY_SQL = f"""
 WITH s AS (
-  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, {_LAGS},
-         {_DOCUMENTED_CHANGED}, ROW_NUMBER() OVER (PARTITION BY series {_ORDER_DESC}) AS rn
+  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, {_PREV},
+         {_DOCUMENTED_CHANGED}, ROW_NUMBER() OVER w AS rn
   FROM obs WHERE {_JUDGED}
   {_SERIES})
 SELECT {_LAST.format("cell_id")}, series, MAX(claim_id) AS claim_id, {_LAST.format("broker_version")},
@@ -120,17 +122,18 @@ FROM (
   SELECT kip, {_KIP_KEY}, outcome, limited_by, documented, run_id, {_COUNTS},
          ROW_NUMBER() OVER (PARTITION BY series, {_KIP_KEY} {_ORDER_DESC}) AS rn
   FROM obs
-  WINDOW g AS (PARTITION BY series, {_KIP_KEY})) t
+  WINDOW g AS (PARTITION BY series, {_KIP_KEY} {_ORDER_DESC} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) t
 WHERE rn = 1
 ORDER BY kip, {_KIP_KEY}
 """
-"""One row per claim x broker release x client release: its latest verdict and every verdict's count."""
+"""One row per claim x broker release x client release: its latest verdict and every verdict's count (over
+the whole partition, in the row number's order so that one sort serves both)."""
 
 HISTORY_SQL = f"""
 SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)},
        prev_run_id, {", ".join(f"prev_{name}" for name in ENV_FIELDS)}, documented_changed FROM (
-  SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, {_LAGS},
-         {_DOCUMENTED_CHANGED}, ROW_NUMBER() OVER (PARTITION BY series {_ORDER_DESC}) AS rn
+  SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, {_PREV},
+         {_DOCUMENTED_CHANGED}, ROW_NUMBER() OVER w AS rn
   FROM obs
   {_SERIES}) t
 WHERE rn <= {{depth}}
