@@ -49,6 +49,27 @@ id and a KIP table's key each belong to one series, so the partitions are the sa
 windows all use this one order: rows spread by ``series`` once and sorted by series then newest first
 serve every window without another shuffle or sort (engine.SparkEngine)."""
 
+ORDERS: dict[str, tuple[str, ...]] = {
+    "latest": ("cell_id",),
+    "regressions": ("run_started_at", "run_id", "cell_id"),
+    "flaky": ("series",),
+    "kips": ("kip", "claim_id", "broker_version", "broker_mode", "client_kind", "client_version", "client"),
+    "history": ("series", "run_started_at", "run_id", "cell_id"),
+}
+"""Each query's rows in this order (a unique key of its rows, so the order is total).  The queries end
+without ORDER BY and ``ordered`` sorts what they return, the same for both engines: on Spark a global
+ORDER BY is a range shuffle that computes the whole query twice (once to sample it), which doubled
+every query's time on the benchmark's year."""
+
+
+def ordered(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
+    """A query's rows in ``ORDERS[query]``, nulls first (as Spark's ORDER BY puts them) and strings by code
+    point (as both engines compare them: UTF-8 bytes)."""
+    keys = ORDERS[query]
+    return sorted(rows, key=lambda row: tuple((row[k] is not None, row[k] if row[k] is not None else "")
+                                              for k in keys))
+
+
 _ORDER_DESC = "ORDER BY " + ", ".join(f"{name} DESC" for name in NEWEST_FIRST)
 _SERIES = f"WINDOW w AS (PARTITION BY series {_ORDER_DESC})"
 """A series' runs, newest first: windows go over ``series`` (``Cell.series``), so a broker patch or client
@@ -64,7 +85,6 @@ WITH k AS (
   WHERE rn = 1)
 SELECT /*+ BROADCAST(k) */ k.cell_id, k.run_id, k.run_started_at, k.outcome, l.record
 FROM k JOIN obs_lines l ON l.cell_id = k.cell_id AND l.run_id = k.run_id
-ORDER BY k.cell_id
 """
 """Each cell's latest row; its whole line joined back at the end (the hint is a comment to DuckDB; to Spark
 it says the few latest rows go to the scan of ``record``, not both sides through a shuffle)."""
@@ -84,7 +104,6 @@ SELECT cell_id, series, prev_cell_id AS from_cell_id, claim_id, broker_version, 
        prev_outcome AS from_outcome, outcome AS to_outcome, run_id, run_started_at, prev_run_id AS from_run_id,
        {", ".join(f"prev_{name}" for name in ENV_FIELDS)}, {", ".join(ENV_FIELDS[1:])}, documented_changed
 FROM s WHERE prev_outcome IS NOT NULL AND prev_outcome <> outcome
-ORDER BY run_started_at, run_id, cell_id
 """
 
 _FLIP = "prev_outcome IS NOT NULL AND rn < {window} AND prev_outcome <> outcome"
@@ -106,7 +125,6 @@ FROM s WHERE rn <= {{window}}
 GROUP BY series
 HAVING SUM(CASE WHEN prev_outcome IS NOT NULL AND rn < {{window}} AND ({_ENV_CHANGED}) THEN 1 ELSE 0 END) = 0
    AND SUM(CASE WHEN {_FLIP} THEN 1 ELSE 0 END) >= 2
-ORDER BY series
 """
 """A window's flips are the transitions between its runs (rn < window: both ends inside it); "nothing
 changed" means no broker patch, client release, Java, librdkafka or documented side changed."""
@@ -124,7 +142,6 @@ FROM (
   FROM obs
   WINDOW g AS (PARTITION BY series, {_KIP_KEY} {_ORDER_DESC} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) t
 WHERE rn = 1
-ORDER BY kip, {_KIP_KEY}
 """
 """One row per claim x broker release x client release: its latest verdict and every verdict's count (over
 the whole partition, in the row number's order so that one sort serves both)."""
@@ -137,7 +154,6 @@ SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(
   FROM obs
   {_SERIES}) t
 WHERE rn <= {{depth}}
-ORDER BY series, run_started_at, run_id, cell_id
 """
 
 COUNTS_SQL = "SELECT CAST(COUNT(*) AS BIGINT) AS records, CAST(COUNT(DISTINCT run_id) AS BIGINT) AS runs, " \
@@ -293,11 +309,11 @@ def compute(engine: Engine, *, flaky_window: int = DEFAULT_FLAKY_WINDOW,
             as_of: str | None = None) -> Report:
     counts = engine.rows(COUNTS_SQL)[0]
     matrix = [dict(json.loads(row["record"]), run_started_at=row["run_started_at"])
-              for row in engine.rows(LATEST_SQL)]
-    regressions = [regression_row(row) for row in engine.rows(REGRESSIONS_SQL)]
-    flaky = engine.rows(FLAKY_SQL.format(window=int(flaky_window)))
-    kips = kip_tables(engine.rows(KIP_CELLS_SQL))
-    history = cell_histories(engine.rows(HISTORY_SQL.format(depth=int(history_depth))))
+              for row in ordered(engine.rows(LATEST_SQL), "latest")]
+    regressions = [regression_row(row) for row in ordered(engine.rows(REGRESSIONS_SQL), "regressions")]
+    flaky = ordered(engine.rows(FLAKY_SQL.format(window=int(flaky_window))), "flaky")
+    kips = kip_tables(ordered(engine.rows(KIP_CELLS_SQL), "kips"))
+    history = cell_histories(ordered(engine.rows(HISTORY_SQL.format(depth=int(history_depth))), "history"))
     summary = {"as_of": as_of, "runs": int(counts["runs"]), "records": int(counts["records"]),
                "cells": int(counts["cells"]), "quarantined": quarantined, "regressions": len(regressions),
                "flaky": len(flaky), "flaky_window": flaky_window, "history_depth": history_depth,

@@ -286,3 +286,9 @@ def test_one_tolerant_reader_for_records(tmp_path: Path) -> None:
     assert [r.cell_id for r in report.records] == [ACL] and report.torn_last_line
     assert [n for n, _ in report.malformed] == [2] and [n for n, _ in report.unknown_schema] == [3]
     assert report.skipped == 3
+
+
+def test_rows_are_ordered_by_their_query_key_nulls_first() -> None:
+    rows = [{"cell_id": "b"}, {"cell_id": None}, {"cell_id": "a\u00e9"}, {"cell_id": "aZ"}, {"cell_id": "a"}]
+    assert [row["cell_id"] for row in reporting.ordered(rows, "latest")] == [None, "a", "aZ", "a\u00e9", "b"]
+    assert all(query in reporting.ORDERS for query in ("latest", "regressions", "flaky", "kips", "history"))
