@@ -109,12 +109,21 @@ FROM s WHERE prev_outcome IS NOT NULL AND prev_outcome <> outcome
 _FLIP = "prev_outcome IS NOT NULL AND rn < {window} AND prev_outcome <> outcome"
 _LAST = "MAX(CASE WHEN rn = 1 THEN {0} END) AS {0}"
 
+_NEWEST = "WINDOW w AS (PARTITION BY series ORDER BY rn)"
+"""Over a series' newest rows, numbered newest first (``rn``): the same previous runs as ``_SERIES``
+for every row but the oldest kept, whose previous run is cut off; queries keep one row more than they use."""
+
 FLAKY_SQL = f"""
-WITH s AS (
-  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, {_PREV},
-         {_DOCUMENTED_CHANGED}, ROW_NUMBER() OVER w AS rn
+WITH n AS (
+  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, documented,
+         ROW_NUMBER() OVER w AS rn
   FROM obs WHERE {_JUDGED}
-  {_SERIES})
+  {_SERIES}),
+s AS (
+  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, {_PREV},
+         {_DOCUMENTED_CHANGED}, rn
+  FROM n WHERE rn <= {{window}} + 1
+  {_NEWEST})
 SELECT {_LAST.format("cell_id")}, series, MAX(claim_id) AS claim_id, {_LAST.format("broker_version")},
        MAX(client_kind) AS client_kind, {_LAST.format("client_version")},
        CAST(SUM(CASE WHEN {_FLIP} THEN 1 ELSE 0 END) AS BIGINT) AS flips,
@@ -150,11 +159,18 @@ HISTORY_SQL = f"""
 SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)},
        prev_run_id, {", ".join(f"prev_{name}" for name in ENV_FIELDS)}, documented_changed FROM (
   SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, {_PREV},
-         {_DOCUMENTED_CHANGED}, ROW_NUMBER() OVER w AS rn
-  FROM obs
-  {_SERIES}) t
+         {_DOCUMENTED_CHANGED}, rn
+  FROM (
+    SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, documented,
+           ROW_NUMBER() OVER w AS rn
+    FROM obs
+    {_SERIES}) n
+  WHERE rn <= {{depth}} + 1
+  {_NEWEST}) t
 WHERE rn <= {{depth}}
 """
+"""The newest ``depth`` runs of each series: numbered first (Spark stops at depth + 1 rows per series, a
+WindowGroupLimit), previous runs over those only."""
 
 COUNTS_SQL = "SELECT CAST(COUNT(*) AS BIGINT) AS records, CAST(COUNT(DISTINCT run_id) AS BIGINT) AS runs, " \
              "CAST(COUNT(DISTINCT cell_id) AS BIGINT) AS cells FROM obs"

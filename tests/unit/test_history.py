@@ -194,7 +194,7 @@ def test_every_window_partitions_by_series_first_and_its_keys_belong_to_one_seri
     queries = (reporting.LATEST_SQL, reporting.REGRESSIONS_SQL, reporting.FLAKY_SQL, reporting.KIP_CELLS_SQL,
                reporting.HISTORY_SQL)
     partitions = [keys for sql in queries for keys in re.findall(r"PARTITION BY ([\w, ]+?)(?: ORDER BY|\))", sql)]
-    assert len(partitions) == 6 and all(keys.split(", ")[0] == "series" for keys in partitions), partitions
+    assert len(partitions) == 8 and all(keys.split(", ")[0] == "series" for keys in partitions), partitions
     rows = [row for d in bumps(tmp_path / "runs") for row in parse_run_dir(d).rows]
     kip_key = ("claim_id", "broker_version", "broker_mode", "client_kind", "client_version", "client")
     for key in (("cell_id",), kip_key):
