@@ -1,11 +1,15 @@
 """A synthetic year of nightly history: ingest and report timed on Spark (local mode), DuckDB as yardstick.
 
-    .venv/bin/python bench/history.py [--runs 365] [--cells 10000] [--work DIR]
+    .venv/bin/python bench/history.py [--runs 365] [--cells 10000] [--work DIR] [--keep]
+    .venv/bin/python bench/history.py --store-only --work DIR [--runs N --cells N]   # generate + ingest
+    .venv/bin/python bench/history.py --report-only --work DIR                       # reports of that store
 
 Writes RUNS run directories of CELLS records each (regressions and flaky cells planted), times
 ``python -m reports.history ingest`` and ``report`` as the user runs them (Spark session start
 included), computes the same report with DuckDB over the records table's current Parquet files,
 checks the files are identical and prints the Spark/DuckDB time ratio.  Figures: docs/PERFORMANCE.md.
+``--store-only`` keeps WORK after the ingest; ``--report-only`` times both reports again over it (the
+year's ingest takes minutes, its report is what gets tuned).
 """
 
 from __future__ import annotations
@@ -74,6 +78,13 @@ def verdict(cell_id: str, broker: str, night: int, runs: int, regressing: set[st
     return outcome, java
 
 
+def planted(count: int) -> tuple[set[str], set[str]]:
+    """The cells planted as regressing and as flaky among ``count`` cells."""
+    grid = cells(count)
+    regressing = {c[0] for c in grid[::97]}
+    return regressing, {c[0] for c in grid[45::89]} - regressing
+
+
 def generate(work: Path, runs: int, count: int) -> tuple[list[Path], set[str], set[str]]:
     """Run directories, and the cells planted as regressing (on the middle night) and flaky (last 10 nights).
 
@@ -84,8 +95,7 @@ def generate(work: Path, runs: int, count: int) -> tuple[list[Path], set[str], s
     record would give.
     """
     grid = cells(count)
-    regressing = {c[0] for c in grid[::97]}
-    flaky = {c[0] for c in grid[45::89]} - regressing
+    regressing, flaky = planted(count)
     templates: dict[tuple[bool, bool], str] = {}
     dirs = []
     for night in range(runs):
@@ -140,11 +150,53 @@ def delta_files(table: Path) -> list[str]:
     return sorted(str(table / unquote(path)) for path in live)
 
 
+CLI = [sys.executable, "-m", "reports.history"]
+
+
 def timed(argv: list[str]) -> float:
     started = time.monotonic()
     subprocess.run(argv, cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
                    env=dict(os.environ, PYTHONPATH=str(ROOT)))
     return time.monotonic() - started
+
+
+SHAPE_FILE = "bench.json"
+"""In WORK: the runs and cells its store was generated with (``--report-only`` reads them)."""
+
+
+def build_store(work: Path, runs: int, count: int) -> dict[str, object]:
+    """Generate the runs, check a sample, ingest them all in one command; the figures of those steps."""
+    started = time.monotonic()
+    dirs, regressing, flaky = generate(work, runs, count)
+    generated = time.monotonic() - started
+    checked = check_sample(dirs, runs, count, regressing, flaky)
+    (work / SHAPE_FILE).write_text(json.dumps({"runs": runs, "cells": count}) + "\n")
+    ingest = timed(CLI + ["ingest", *map(str, dirs), "--store", str(work / "store")])
+    return {"generate_s": round(generated, 1), "sample_lines_checked": checked, "spark_ingest_s": round(ingest, 1)}
+
+
+def reports(work: Path, count: int) -> dict[str, object]:
+    """Both engines' reports of WORK's store, timed, and whether their files are the same bytes."""
+    for name in ("spark", "duckdb"):
+        shutil.rmtree(work / name, ignore_errors=True)
+    report = timed(CLI + ["report", "--store", str(work / "store"), "--out", str(work / "spark")])
+
+    from reports.history import report as reporting
+    from reports.history.engine import DuckDBEngine
+
+    started = time.monotonic()
+    duck = reporting.compute(DuckDBEngine(delta_files(work / "store" / "records")))
+    reporting.write(duck, work / "duckdb")
+    duck_s = time.monotonic() - started
+    spark_files = {p.relative_to(work / "spark"): p.read_bytes() for p in (work / "spark").rglob("*") if p.is_file()}
+    duck_files = {p.relative_to(work / "duckdb"): p.read_bytes() for p in (work / "duckdb").rglob("*") if p.is_file()}
+    regressions = {json.loads(line)["cell_id"] for line in (work / "spark" / "regressions.jsonl").read_text()
+                   .splitlines()}
+    found_flaky = {json.loads(line)["cell_id"] for line in (work / "spark" / "flaky.jsonl").read_text().splitlines()}
+    regressing, flaky = planted(count)
+    return {"spark_report_s": round(report, 1), "duckdb_report_s": round(duck_s, 1),
+            "spark_duckdb_ratio": round(report / duck_s, 2), "identical": spark_files == duck_files,
+            "planted_regressions_found": regressing <= regressions, "planted_flaky_found": flaky == found_flaky}
 
 
 def main() -> None:
@@ -153,42 +205,31 @@ def main() -> None:
     parser.add_argument("--cells", type=int, default=10_000)
     parser.add_argument("--work", type=Path)
     parser.add_argument("--keep", action="store_true")
+    steps = parser.add_mutually_exclusive_group()
+    steps.add_argument("--store-only", action="store_true", help="generate and ingest, keep WORK, no report")
+    steps.add_argument("--report-only", action="store_true", help="time the reports of WORK's existing store")
     args = parser.parse_args()
+    if (args.store_only or args.report_only) and args.work is None:
+        parser.error("--store-only and --report-only need --work DIR")
     work = args.work or Path(tempfile.mkdtemp(prefix="kcompat-history-bench-"))
+    keep = args.keep or args.store_only or args.report_only
     load_start = os.getloadavg()[0]  # the machine may be shared: the figures say how loaded it was
     try:
-        started = time.monotonic()
-        dirs, regressing, flaky = generate(work, args.runs, args.cells)
-        generated = time.monotonic() - started
-        checked = check_sample(dirs, args.runs, args.cells, regressing, flaky)
-        cli = [sys.executable, "-m", "reports.history"]
-        ingest = timed(cli + ["ingest", *map(str, dirs), "--store", str(work / "store")])
-        report = timed(cli + ["report", "--store", str(work / "store"), "--out", str(work / "spark")])
-
-        from reports.history import report as reporting
-        from reports.history.engine import DuckDBEngine
-
-        started = time.monotonic()
-        duck = reporting.compute(DuckDBEngine(delta_files(work / "store" / "records")))
-        reporting.write(duck, work / "duckdb")
-        duck_s = time.monotonic() - started
-        spark_files = {p.relative_to(work / "spark"): p.read_bytes() for p in (work / "spark").rglob("*") if p.is_file()}
-        duck_files = {p.relative_to(work / "duckdb"): p.read_bytes() for p in (work / "duckdb").rglob("*")
-                      if p.is_file()}
-        regressions = {json.loads(line)["cell_id"] for line in (work / "spark" / "regressions.jsonl").read_text()
-                       .splitlines()}
-        found_flaky = {json.loads(line)["cell_id"] for line in (work / "spark" / "flaky.jsonl").read_text()
-                       .splitlines()}
-        print(json.dumps({
-            "runs": args.runs, "cells": args.cells, "records": args.runs * args.cells,
-            "generate_s": round(generated, 1), "sample_lines_checked": checked, "spark_ingest_s": round(ingest, 1), "spark_report_s": round(report, 1),
-            "duckdb_report_s": round(duck_s, 1), "spark_duckdb_ratio": round(report / duck_s, 2),
-            "identical": spark_files == duck_files, "planted_regressions_found": regressing <= regressions,
-            "planted_flaky_found": flaky == found_flaky, "cpus": os.cpu_count(),
-            "load_average_start_end": [round(load_start, 1), round(os.getloadavg()[0], 1)],
-        }, indent=1))
+        if args.report_only:
+            if not (work / SHAPE_FILE).is_file():
+                parser.error(f"{work} holds no store this benchmark built (no {SHAPE_FILE}); run --store-only first")
+            shape = json.loads((work / SHAPE_FILE).read_text())
+            runs, count, figures = int(shape["runs"]), int(shape["cells"]), {}
+        else:
+            runs, count = args.runs, args.cells
+            figures = build_store(work, runs, count)
+        if not args.store_only:
+            figures.update(reports(work, count))
+        print(json.dumps({"runs": runs, "cells": count, "records": runs * count, **figures,
+                          "cpus": os.cpu_count(),
+                          "load_average_start_end": [round(load_start, 1), round(os.getloadavg()[0], 1)]}, indent=1))
     finally:
-        if not args.keep:
+        if not keep:
             shutil.rmtree(work, ignore_errors=True)
 
 

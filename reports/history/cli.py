@@ -144,16 +144,15 @@ def report_from_store(ctx: click.Context, store: Path, *, as_of: str | None = No
 
 def run_report(spark: SparkSession, store: Path, as_of: Any, flaky_window: int,
                history_depth: int) -> reporting.Report:
-    records, quarantine = storing.load(spark, store, as_of)
-    engine = sparking_engine(spark, records)
-    return reporting.compute(engine, flaky_window=flaky_window, history_depth=history_depth,
-                             quarantined=quarantine.count(), as_of=as_of.isoformat() if as_of else None)
-
-
-def sparking_engine(spark: SparkSession, records: Any) -> reporting.Engine:
     from .engine import SparkEngine
 
-    return SparkEngine(spark, records)
+    records, quarantine = storing.load(spark, store, as_of)
+    engine = SparkEngine(spark, records)
+    try:
+        return reporting.compute(engine, flaky_window=flaky_window, history_depth=history_depth,
+                                 quarantined=quarantine.count(), as_of=as_of.isoformat() if as_of else None)
+    finally:
+        engine.close()  # a session the CLI did not start (tests, the matrix page) keeps no cached table
 
 
 __all__ = ["HistoryError", "history", "report_from_store"]

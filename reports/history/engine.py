@@ -10,20 +10,38 @@ if TYPE_CHECKING:
 
 
 class SparkEngine:
-    """Runs the report's SQL on a Spark session over the ``obs`` view; rows come back through Arrow."""
+    """Runs the report's SQL on a Spark session; rows come back through Arrow.
+
+    ``obs`` is read from the table once: the queries' columns only, spread over the shuffle partitions
+    by ``series``, sorted by series then newest first (``NEWEST_FIRST``) within them, and cached.  Every window partitions by
+    ``series`` first, so no query shuffles or scans the table again; only the latest rows' ``record``
+    is read from the table (``obs_lines``).  ``close`` drops the cache.
+    """
 
     def __init__(self, spark: SparkSession, records: DataFrame):
+        from pyspark.sql import functions as F
+
+        from .report import NEWEST_FIRST, OBS_COLUMNS
+
         self.spark = spark
-        records.createOrReplaceTempView("obs")
+        partitions = int(spark.conf.get("spark.sql.shuffle.partitions") or "4")
+        self.obs = (records.select(*OBS_COLUMNS).repartition(partitions, "series")
+                    .sortWithinPartitions("series", *(F.desc(name) for name in NEWEST_FIRST)).cache())
+        self.obs.createOrReplaceTempView("obs")
+        records.select("run_id", "cell_id", "record").createOrReplaceTempView("obs_lines")
 
     def rows(self, sql: str) -> list[dict[str, Any]]:
         table = self.spark.sql(sql).toArrow()
         result: list[dict[str, Any]] = table.to_pylist()
         return result
 
+    def close(self) -> None:
+        self.obs.unpersist()
+
 
 class DuckDBEngine:
-    """The same SQL on DuckDB over the records table's Parquet files (Hive-style ``kip=`` folders)."""
+    """The same SQL on DuckDB over the records table's Parquet files (Hive-style ``kip=`` folders), with
+    the same two views as SparkEngine's."""
 
     def __init__(self, files: Sequence[str], threads: int | None = None):
         import duckdb
@@ -41,7 +59,12 @@ class DuckDBEngine:
         else:
             self._series_function()
             select = "SELECT *, kcompat_series(cell_id) AS series"
-        self.con.execute(f"CREATE VIEW obs AS {select} FROM {source}")
+        # obs has the columns Spark's has (OBS_COLUMNS), so a query reading another fails here too
+        from .report import OBS_COLUMNS
+
+        self.con.execute(f"CREATE VIEW records AS {select} FROM {source}")
+        self.con.execute(f"CREATE VIEW obs AS SELECT {', '.join(OBS_COLUMNS)} FROM records")
+        self.con.execute("CREATE VIEW obs_lines AS SELECT run_id, cell_id, record FROM records")
 
     def _series_function(self) -> None:
         """``Cell.series`` in SQL, for files written before the column (one definition: harness.records)."""

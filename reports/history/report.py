@@ -31,35 +31,72 @@ DEFAULT_HISTORY_DEPTH = 30
 
 
 class Engine(Protocol):
-    """Whatever runs SQL over the view ``obs``: a Spark session or DuckDB."""
+    """Whatever runs SQL over the views ``obs`` (OBS_COLUMNS of every record) and ``obs_lines`` (run_id,
+    cell_id and the whole line, ``record``, of the same rows): a Spark session or DuckDB."""
 
     def rows(self, sql: str) -> list[dict[str, Any]]: ...
 
 
-_ORDER_DESC = "ORDER BY run_started_at DESC, run_id DESC, cell_id DESC"
-_SERIES = "WINDOW w AS (PARTITION BY series ORDER BY run_started_at, run_id, cell_id)"
-"""A series' runs in order: windows go over ``series`` (``Cell.series``), so a broker patch or client
-release bump continues a cell's history and shows up as what changed."""
+OBS_COLUMNS: tuple[str, ...] = (
+    "series", "run_started_at", "run_id", "cell_id", "outcome", "kip", "claim_id", "broker_version", "broker_mode",
+    "client", "client_kind", "client_version", "java_version", "librdkafka_version", "limited_by", "documented")
+"""The records table's columns the queries read.  ``record`` (the whole line, most of the table's bytes)
+is only read for each cell's latest row, from ``obs_lines``, so Spark can keep ``obs`` small and cached."""
+
+NEWEST_FIRST: tuple[str, ...] = ("run_started_at", "run_id", "cell_id")
+"""A series' runs, each ordered by these DESC.  Every window's PARTITION BY starts with ``series`` (a cell
+id and a KIP table's key each belong to one series, so the partitions are the same), and the series'
+windows all use this one order: rows spread by ``series`` once and sorted by series then newest first
+serve every window without another shuffle or sort (engine.SparkEngine)."""
+
+ORDERS: dict[str, tuple[str, ...]] = {
+    "latest": ("cell_id",),
+    "regressions": ("run_started_at", "run_id", "cell_id"),
+    "flaky": ("series",),
+    "kips": ("kip", "claim_id", "broker_version", "broker_mode", "client_kind", "client_version", "client"),
+    "history": ("series", "run_started_at", "run_id", "cell_id"),
+}
+"""Each query's rows in this order (a unique key of its rows, so the order is total).  The queries end
+without ORDER BY and ``ordered`` sorts what they return, the same for both engines: on Spark a global
+ORDER BY is a range shuffle that computes the whole query twice (once to sample it), which doubled
+every query's time on the benchmark's year."""
+
+
+def ordered(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
+    """A query's rows in ``ORDERS[query]``, nulls first (as Spark's ORDER BY puts them) and strings by code
+    point (as both engines compare them: UTF-8 bytes)."""
+    keys = ORDERS[query]
+    return sorted(rows, key=lambda row: tuple((row[k] is not None, row[k] if row[k] is not None else "")
+                                              for k in keys))
+
+
+_ORDER_DESC = "ORDER BY " + ", ".join(f"{name} DESC" for name in NEWEST_FIRST)
+_SERIES = f"WINDOW w AS (PARTITION BY series {_ORDER_DESC})"
+"""A series' runs, newest first: windows go over ``series`` (``Cell.series``), so a broker patch or client
+release bump continues a cell's history and shows up as what changed.  A run's previous run is the next
+row (LEAD), its rank from the newest ROW_NUMBER."""
 _JUDGED = "outcome <> 'infra_error'"  # a harness failure is not a verdict of the pair
 
 LATEST_SQL = f"""
 WITH k AS (
-  SELECT cell_id, run_id FROM (
-    SELECT cell_id, run_id, ROW_NUMBER() OVER (PARTITION BY cell_id {_ORDER_DESC}) AS rn FROM obs) t
+  SELECT cell_id, run_id, run_started_at, outcome FROM (
+    SELECT cell_id, run_id, run_started_at, outcome,
+           ROW_NUMBER() OVER (PARTITION BY series, cell_id {_ORDER_DESC}) AS rn FROM obs) t
   WHERE rn = 1)
-SELECT o.cell_id, o.run_id, o.run_started_at, o.outcome, o.record
-FROM obs o JOIN k ON o.cell_id = k.cell_id AND o.run_id = k.run_id
-ORDER BY o.cell_id
+SELECT /*+ BROADCAST(k) */ k.cell_id, k.run_id, k.run_started_at, k.outcome, l.record
+FROM k JOIN obs_lines l ON l.cell_id = k.cell_id AND l.run_id = k.run_id
 """
+"""Each cell's latest row; its whole line joined back at the end (the hint is a comment to DuckDB; to Spark
+it says the few latest rows go to the scan of ``record``, not both sides through a shuffle)."""
 
-_LAGS = ", ".join(f"LAG({name}) OVER w AS prev_{name}" for name in ("outcome", "run_id", "cell_id", *ENV_FIELDS))
-_DOCUMENTED_CHANGED = "COALESCE(documented <> LAG(documented) OVER w, FALSE) AS documented_changed"
+_PREV = ", ".join(f"LEAD({name}) OVER w AS prev_{name}" for name in ("outcome", "run_id", "cell_id", *ENV_FIELDS))
+_DOCUMENTED_CHANGED = "COALESCE(documented <> LEAD(documented) OVER w, FALSE) AS documented_changed"
 """The claim's documented side was revised between two runs: a real cause of a verdict change."""
 _ENV_CHANGED = " OR ".join([*(f"{name} IS DISTINCT FROM prev_{name}" for name in ENV_FIELDS), "documented_changed"])
 
 REGRESSIONS_SQL = f"""
 WITH s AS (
-  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, run_started_at, {", ".join(ENV_FIELDS)}, {_LAGS},
+  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, run_started_at, {", ".join(ENV_FIELDS)}, {_PREV},
          {_DOCUMENTED_CHANGED}
   FROM obs WHERE {_JUDGED}
   {_SERIES})
@@ -67,18 +104,26 @@ SELECT cell_id, series, prev_cell_id AS from_cell_id, claim_id, broker_version, 
        prev_outcome AS from_outcome, outcome AS to_outcome, run_id, run_started_at, prev_run_id AS from_run_id,
        {", ".join(f"prev_{name}" for name in ENV_FIELDS)}, {", ".join(ENV_FIELDS[1:])}, documented_changed
 FROM s WHERE prev_outcome IS NOT NULL AND prev_outcome <> outcome
-ORDER BY run_started_at, run_id, cell_id
 """
 
 _FLIP = "prev_outcome IS NOT NULL AND rn < {window} AND prev_outcome <> outcome"
 _LAST = "MAX(CASE WHEN rn = 1 THEN {0} END) AS {0}"
 
+_NEWEST = "WINDOW w AS (PARTITION BY series ORDER BY rn)"
+"""Over a series' newest rows, numbered newest first (``rn``): the same previous runs as ``_SERIES``
+for every row but the oldest kept, whose previous run is cut off; queries keep one row more than they use."""
+
 FLAKY_SQL = f"""
-WITH s AS (
-  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, {_LAGS},
-         {_DOCUMENTED_CHANGED}, ROW_NUMBER() OVER (PARTITION BY series {_ORDER_DESC}) AS rn
+WITH n AS (
+  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, documented,
+         ROW_NUMBER() OVER w AS rn
   FROM obs WHERE {_JUDGED}
-  {_SERIES})
+  {_SERIES}),
+s AS (
+  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, {_PREV},
+         {_DOCUMENTED_CHANGED}, rn
+  FROM n WHERE rn <= {{window}} + 1
+  {_NEWEST})
 SELECT {_LAST.format("cell_id")}, series, MAX(claim_id) AS claim_id, {_LAST.format("broker_version")},
        MAX(client_kind) AS client_kind, {_LAST.format("client_version")},
        CAST(SUM(CASE WHEN {_FLIP} THEN 1 ELSE 0 END) AS BIGINT) AS flips,
@@ -89,7 +134,6 @@ FROM s WHERE rn <= {{window}}
 GROUP BY series
 HAVING SUM(CASE WHEN prev_outcome IS NOT NULL AND rn < {{window}} AND ({_ENV_CHANGED}) THEN 1 ELSE 0 END) = 0
    AND SUM(CASE WHEN {_FLIP} THEN 1 ELSE 0 END) >= 2
-ORDER BY series
 """
 """A window's flips are the transitions between its runs (rn < window: both ends inside it); "nothing
 changed" means no broker patch, client release, Java, librdkafka or documented side changed."""
@@ -103,24 +147,30 @@ KIP_CELLS_SQL = f"""
 SELECT kip, {_KIP_KEY}, outcome, limited_by, documented, run_id, {", ".join(f"n_{o}" for o in OUTCOMES)}
 FROM (
   SELECT kip, {_KIP_KEY}, outcome, limited_by, documented, run_id, {_COUNTS},
-         ROW_NUMBER() OVER (PARTITION BY {_KIP_KEY} {_ORDER_DESC}) AS rn
+         ROW_NUMBER() OVER (PARTITION BY series, {_KIP_KEY} {_ORDER_DESC}) AS rn
   FROM obs
-  WINDOW g AS (PARTITION BY {_KIP_KEY})) t
+  WINDOW g AS (PARTITION BY series, {_KIP_KEY} {_ORDER_DESC} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) t
 WHERE rn = 1
-ORDER BY kip, {_KIP_KEY}
 """
-"""One row per claim x broker release x client release: its latest verdict and every verdict's count."""
+"""One row per claim x broker release x client release: its latest verdict and every verdict's count (over
+the whole partition, in the row number's order so that one sort serves both)."""
 
 HISTORY_SQL = f"""
 SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)},
        prev_run_id, {", ".join(f"prev_{name}" for name in ENV_FIELDS)}, documented_changed FROM (
-  SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, {_LAGS},
-         {_DOCUMENTED_CHANGED}, ROW_NUMBER() OVER (PARTITION BY series {_ORDER_DESC}) AS rn
-  FROM obs
-  {_SERIES}) t
+  SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, {_PREV},
+         {_DOCUMENTED_CHANGED}, rn
+  FROM (
+    SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, documented,
+           ROW_NUMBER() OVER w AS rn
+    FROM obs
+    {_SERIES}) n
+  WHERE rn <= {{depth}} + 1
+  {_NEWEST}) t
 WHERE rn <= {{depth}}
-ORDER BY series, run_started_at, run_id, cell_id
 """
+"""The newest ``depth`` runs of each series: numbered first (Spark stops at depth + 1 rows per series, a
+WindowGroupLimit), previous runs over those only."""
 
 COUNTS_SQL = "SELECT CAST(COUNT(*) AS BIGINT) AS records, CAST(COUNT(DISTINCT run_id) AS BIGINT) AS runs, " \
              "CAST(COUNT(DISTINCT cell_id) AS BIGINT) AS cells FROM obs"
@@ -275,11 +325,11 @@ def compute(engine: Engine, *, flaky_window: int = DEFAULT_FLAKY_WINDOW,
             as_of: str | None = None) -> Report:
     counts = engine.rows(COUNTS_SQL)[0]
     matrix = [dict(json.loads(row["record"]), run_started_at=row["run_started_at"])
-              for row in engine.rows(LATEST_SQL)]
-    regressions = [regression_row(row) for row in engine.rows(REGRESSIONS_SQL)]
-    flaky = engine.rows(FLAKY_SQL.format(window=int(flaky_window)))
-    kips = kip_tables(engine.rows(KIP_CELLS_SQL))
-    history = cell_histories(engine.rows(HISTORY_SQL.format(depth=int(history_depth))))
+              for row in ordered(engine.rows(LATEST_SQL), "latest")]
+    regressions = [regression_row(row) for row in ordered(engine.rows(REGRESSIONS_SQL), "regressions")]
+    flaky = ordered(engine.rows(FLAKY_SQL.format(window=int(flaky_window))), "flaky")
+    kips = kip_tables(ordered(engine.rows(KIP_CELLS_SQL), "kips"))
+    history = cell_histories(ordered(engine.rows(HISTORY_SQL.format(depth=int(history_depth))), "history"))
     summary = {"as_of": as_of, "runs": int(counts["runs"]), "records": int(counts["records"]),
                "cells": int(counts["cells"]), "quarantined": quarantined, "regressions": len(regressions),
                "flaky": len(flaky), "flaky_window": flaky_window, "history_depth": history_depth,

@@ -29,6 +29,9 @@ LOCAL_CONF: dict[str, str] = {
     "spark.sql.shuffle.partitions": "4",
     "spark.default.parallelism": "4",
     "spark.driver.memory": "2g",
+    # Throughput collector: G1's concurrent threads compete for the few cores (the year's report: 95 s
+    # against 103 s and 115 s with G1, docs/PERFORMANCE.md)
+    "spark.driver.extraJavaOptions": "-XX:+UseParallelGC",
     "spark.driver.host": "127.0.0.1",
     "spark.driver.bindAddress": "127.0.0.1",
     "spark.sql.session.timeZone": "UTC",

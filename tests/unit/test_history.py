@@ -6,6 +6,7 @@ The SQL runs here on DuckDB (no JVM); tests/integration/test_history.py runs the
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -202,6 +203,23 @@ def test_patch_bumps_continue_a_series_and_are_what_changed(tmp_path: Path) -> N
     assert result.summary["cells"] == 6
 
 
+def test_every_window_partitions_by_series_first_and_its_keys_belong_to_one_series(tmp_path: Path) -> None:
+    """Spark spreads ``obs`` by series once (engine.SparkEngine): a window partitioned otherwise would
+    shuffle the table again, and partitioning by series first must not change a window's rows."""
+    queries = (reporting.LATEST_SQL, reporting.REGRESSIONS_SQL, reporting.FLAKY_SQL, reporting.KIP_CELLS_SQL,
+               reporting.HISTORY_SQL)
+    partitions = [keys for sql in queries for keys in re.findall(r"PARTITION BY ([\w, ]+?)(?: ORDER BY|\))", sql)]
+    assert len(partitions) == 8 and all(keys.split(", ")[0] == "series" for keys in partitions), partitions
+    rows = [row for d in bumps(tmp_path / "runs") for row in parse_run_dir(d).rows]
+    kip_key = ("claim_id", "broker_version", "broker_mode", "client_kind", "client_version", "client")
+    for key in (("cell_id",), kip_key):
+        series: dict[tuple[str, ...], set[str]] = {}
+        for row in rows:
+            series.setdefault(tuple(row[k] for k in key), set()).add(row["series"])
+        assert all(len(names) == 1 for names in series.values()), key
+    assert len({row["series"] for row in rows}) < len({row["cell_id"] for row in rows})  # bumps share a series
+
+
 def test_a_store_written_before_series_derives_it_at_read(tmp_path: Path) -> None:
     from reports.history.engine import DuckDBEngine
 
@@ -290,3 +308,9 @@ def test_one_tolerant_reader_for_records(tmp_path: Path) -> None:
     assert [r.cell_id for r in report.records] == [ACL] and report.torn_last_line
     assert [n for n, _ in report.malformed] == [2] and [n for n, _ in report.unknown_schema] == [3]
     assert report.skipped == 3
+
+
+def test_rows_are_ordered_by_their_query_key_nulls_first() -> None:
+    rows = [{"cell_id": "b"}, {"cell_id": None}, {"cell_id": "a\u00e9"}, {"cell_id": "aZ"}, {"cell_id": "a"}]
+    assert [row["cell_id"] for row in reporting.ordered(rows, "latest")] == [None, "a", "aZ", "a\u00e9", "b"]
+    assert all(query in reporting.ORDERS for query in ("latest", "regressions", "flaky", "kips", "history"))
