@@ -59,24 +59,42 @@ def check_store(path: Path, *, create: bool) -> None:
                          hint="kcompat history ingest RUN_DIR --store " + str(path))
 
 
+_NOT_YET = "DELTA_TABLE_NOT_FOUND"
+"""A table another ingest is creating right now: its first commit was not yet readable when this
+ingest looked (seen under load in tests/integration/test_history.py's concurrent ingests)."""
+
+
 def _is_conflict(exc: BaseException) -> bool:
     text = f"{type(exc).__name__} {exc}"
     return any(word in text for word in ("Concurrent", "CONCURRENT", "ProtocolChanged", "MetadataChanged",
                                          "already exists", "DELTA_TABLE_ALREADY_EXISTS", "FileAlreadyExists",
                                          # another ingest is creating the table right now
-                                         "not empty and also not a Delta table"))
+                                         "not empty and also not a Delta table", _NOT_YET))
 
 
-def with_retry(action: Callable[[], T], retries: int = COMMIT_RETRIES) -> T:
-    """Run a Delta transaction, re-running it when a concurrent writer won the commit."""
+def with_retry(action: Callable[[], T], retries: int = COMMIT_RETRIES, spark: SparkSession | None = None) -> T:
+    """Run a Delta transaction, re-running it when a concurrent writer won the commit.
+
+    With ``spark``, a table found missing makes this JVM forget the Delta logs it read, so the retry
+    reads the other ingest's first commit from disk instead of the snapshot cached before it existed.
+    """
     for attempt in range(retries):
         try:
             return action()
         except Exception as exc:
             if not _is_conflict(exc) or attempt == retries - 1:
                 raise
+            if spark is not None and _NOT_YET in str(exc):
+                _forget_delta_logs(spark)
             time.sleep(min(0.2 * 2 ** attempt, 5.0) * random.uniform(0.5, 1.5))
     raise AssertionError("unreachable")
+
+
+def _forget_delta_logs(spark: SparkSession) -> None:
+    """Delta keeps one log per table path per JVM; ``DeltaLog.clearCache`` is its own way to drop them."""
+    jvm = getattr(spark.sparkContext, "_jvm", None)
+    if jvm is not None:
+        jvm.org.apache.spark.sql.delta.DeltaLog.clearCache()
 
 
 def _create_tables(spark: SparkSession, store: Path) -> None:
@@ -96,7 +114,7 @@ def _create_tables(spark: SparkSession, store: Path) -> None:
                 builder = builder.partitionedBy(partition)
             builder.execute()
 
-        with_retry(create)
+        with_retry(create, spark=spark)
 
 
 def _parser(runs: dict[str, RunInfo]) -> Callable[[Iterator[pa.RecordBatch]], Iterator[pa.RecordBatch]]:
@@ -167,12 +185,13 @@ def ingest(spark: SparkSession, store: Path, run_dirs: Sequence[Path]) -> Ingest
         _create_tables(spark, store)
         result.inserted, result.updated = with_retry(lambda: _merge(spark, store / "records", records,
                                                                     "t.run_id = s.run_id AND t.cell_id = s.cell_id",
-                                                                    _records_changed(spark, store)))
+                                                                    _records_changed(spark, store)), spark=spark)
         with_retry(lambda: _merge(spark, store / "quarantine", quarantine,
-                                  "t.run_id = s.run_id AND t.source = s.source AND t.line = s.line", None))
+                                  "t.run_id = s.run_id AND t.source = s.source AND t.line = s.line", None),
+                   spark=spark)
         with_retry(lambda: _merge(spark, store / "runs", _runs_frame(spark, result),
                                   "t.run_id = s.run_id",
-                                  "t.records <> s.records OR t.quarantined <> s.quarantined"))
+                                  "t.records <> s.records OR t.quarantined <> s.quarantined"), spark=spark)
     finally:
         parsed.unpersist()
     return result

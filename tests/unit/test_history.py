@@ -314,3 +314,26 @@ def test_rows_are_ordered_by_their_query_key_nulls_first() -> None:
     rows = [{"cell_id": "b"}, {"cell_id": None}, {"cell_id": "a\u00e9"}, {"cell_id": "aZ"}, {"cell_id": "a"}]
     assert [row["cell_id"] for row in reporting.ordered(rows, "latest")] == [None, "a", "aZ", "a\u00e9", "b"]
     assert all(query in reporting.ORDERS for query in ("latest", "regressions", "flaky", "kips", "history"))
+
+
+def test_a_table_another_ingest_is_still_creating_is_retried_and_other_errors_are_not() -> None:
+    from reports.history.store import with_retry
+
+    attempts: list[int] = []
+
+    def merge() -> str:
+        attempts.append(1)
+        if len(attempts) < 3:
+            raise RuntimeError("[DELTA_TABLE_NOT_FOUND] Delta table `/s/records` doesn't exist.")
+        return "merged"
+
+    assert with_retry(merge) == "merged" and len(attempts) == 3
+
+    def broken() -> None:
+        attempts.append(1)
+        raise RuntimeError("[PARSE_SYNTAX_ERROR] not a conflict")
+
+    attempts.clear()
+    with pytest.raises(RuntimeError, match="PARSE_SYNTAX_ERROR"):
+        with_retry(broken)
+    assert len(attempts) == 1
