@@ -174,7 +174,7 @@ def test_a_bad_claims_directory_is_one_line_exit_2_and_nothing_runs(tmp_path: Pa
         assert len(lines) == 1 and lines[0].startswith("kcompat: error: Invalid value for --claims: "), lines
         assert message in lines[0], lines
         assert not out.exists()  # nothing laid out, nothing booted
-    for command in (["repro", "KIP-525/create-returns-configs/2.4.1-zk/wire"],
+    for command in (["repro", "KIP-525/create-returns-configs[2.4.1-zk|wire]"],
                     ["bisect", "KIP-525/create-returns-configs", "--client", "wire", "--good", "2.3.1",
                      "--bad", "2.4.1"]):
         result = CliRunner().invoke(main, ["--cache-dir", str(tmp_path / "cache"), *command,
