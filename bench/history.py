@@ -188,15 +188,21 @@ def reports(work: Path, count: int) -> dict[str, object]:
     duck = reporting.compute(DuckDBEngine(delta_files(work / "store" / "records")))
     reporting.write(duck, work / "duckdb")
     duck_s = time.monotonic() - started
-    spark_files = {p.relative_to(work / "spark"): p.read_bytes() for p in (work / "spark").rglob("*") if p.is_file()}
-    duck_files = {p.relative_to(work / "duckdb"): p.read_bytes() for p in (work / "duckdb").rglob("*") if p.is_file()}
-    regressions = {json.loads(line)["cell_id"] for line in (work / "spark" / "regressions.jsonl").read_text()
-                   .splitlines()}
-    found_flaky = {json.loads(line)["cell_id"] for line in (work / "spark" / "flaky.jsonl").read_text().splitlines()}
     regressing, flaky = planted(count)
     return {"spark_report_s": round(report, 1), "duckdb_report_s": round(duck_s, 1),
-            "spark_duckdb_ratio": round(report / duck_s, 2), "identical": spark_files == duck_files,
-            "planted_regressions_found": regressing <= regressions, "planted_flaky_found": flaky == found_flaky}
+            "spark_duckdb_ratio": round(report / duck_s, 2),
+            "identical": _files(work / "spark") == _files(work / "duckdb"),
+            "planted_regressions_found": regressing <= _cell_ids(work / "spark" / "regressions.jsonl"),
+            "planted_flaky_found": flaky == _cell_ids(work / "spark" / "flaky.jsonl")}
+
+
+def _files(directory: Path) -> dict[Path, bytes]:
+    """A report directory's files by relative path, as bytes (the two engines' must be equal)."""
+    return {p.relative_to(directory): p.read_bytes() for p in directory.rglob("*") if p.is_file()}
+
+
+def _cell_ids(path: Path) -> set[str]:
+    return {json.loads(line)["cell_id"] for line in path.read_text().splitlines()}
 
 
 def main() -> None:

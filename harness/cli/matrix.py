@@ -32,6 +32,7 @@ def checked_claims(claims: Path | None) -> Path | None:
         raise click.BadParameter(str(exc), param_hint="--claims") from None
     return directory
 
+
 @click.command("run")
 @click.option("--brokers", "brokers_", metavar="V,V|all", help="Broker versions or lines (default 2.3,2.6,3.9,4.4).")
 @click.option("--clients", metavar="REF,REF",
