@@ -65,7 +65,8 @@ def session(ctx: click.Context, conf: tuple[str, ...]) -> Iterator[SparkSession]
         from pyspark.sql import SparkSession
     except ImportError:
         _fail("pyspark is not installed; hint: pip install 'kcompat[history]'")
-    submitted = bool((ctx.obj or {}).get("submitted"))
+    # Under spark-submit, job.py passes {"submitted": True}; under ``kcompat`` the object is the HarnessConfig.
+    submitted = isinstance(ctx.obj, dict) and bool(ctx.obj.get("submitted"))
     existing = SparkSession.getActiveSession()
     spark = existing or guarded(lambda: sparking.start(_conf(conf), submitted=submitted))
     try:
