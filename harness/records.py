@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import fcntl
 import json
+import math
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
 SCHEMA_VERSION = 2
@@ -158,23 +159,166 @@ class Record:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Record:
-        """Read a record of any readable schema version; unknown keys are kept out, missing ones defaulted."""
+        """Read a record of any readable schema version; unknown keys are kept out, missing ones defaulted.
+
+        Every field is checked against docs/RECORDS.md (types, the document id, agreement with the cell
+        id), so a reader never files a cell under fields its id denies, and one hostile line can't
+        crash the page, qualification or the history store that read it after us.
+        """
         version = data.get("schema_version")
-        if version not in READABLE_SCHEMA_VERSIONS:
+        if type(version) is not int or version not in READABLE_SCHEMA_VERSIONS:
             raise RecordError(f"schema_version {version!r} is not one this kcompat reads "
                               f"({', '.join(map(str, sorted(READABLE_SCHEMA_VERSIONS)))})")
-        known = {f.name for f in fields(cls)}
         missing = [name for name in _REQUIRED if name not in data]
         if missing:
             raise RecordError(f"record lacks {', '.join(missing)}")
-        if data["outcome"] not in OUTCOMES:
-            raise RecordError(f"outcome {data['outcome']!r} is not one of {', '.join(OUTCOMES)}")
-        Cell.parse(str(data["cell_id"]))
-        return cls(**{k: v for k, v in data.items() if k in known})
+        known = {f.name: f for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        for name, value in values.items():
+            check = _FIELD_CHECKS.get(name)
+            if check is not None and not check(value):
+                raise RecordError(f"{name} is {_shown(value)}, not {_FIELD_TYPES[name]}")
+        _check_agreement(values)
+        return cls(**values)
 
 
 _REQUIRED = ("run_id", "cell_id", "kip", "claim_id", "api", "broker_version", "broker_mode", "provider",
              "client_kind", "client_version", "outcome")
+
+
+MAX_DEPTH = 32
+"""Deepest nesting of a record's JSON: records written by kcompat stay under 8; deeper is hostile or broken."""
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def _optional(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: value is None or check(value)
+
+
+def _is_str(value: Any) -> bool:
+    return type(value) is str
+
+
+def _is_log(value: Any) -> bool:
+    """A path relative to the run directory that stays inside it: no root, no ``..``, no scheme."""
+    if type(value) is not str or not value or "\\" in value or _CONTROL.search(value):
+        return False
+    path = PurePosixPath(value)
+    return not path.is_absolute() and ".." not in path.parts and _SCHEME.match(value) is None
+
+
+def _is_documented(value: Any) -> bool:
+    if type(value) is not dict:
+        return False
+    quotes = value.get("quotes", [])
+    return (type(quotes) is list and all(type(q) is str for q in quotes)
+            and type(value.get("expect", {})) is dict and type(value.get("case", "")) is str)
+
+
+def _is_differences(value: Any) -> bool:
+    return type(value) is list and all(type(d) is dict and type(d.get("key", "")) is str for d in value)
+
+
+def _is_versions(value: Any) -> bool:
+    return type(value) is dict and all(type(k) is str and (v is None or _is_int(v)) for k, v in value.items())
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_FIELD_TYPES: dict[str, str] = {
+    **{name: "a string" for name in ("run_id", "cell_id", "kip", "claim_id", "api", "broker_version", "broker_mode",
+                                     "provider", "client_kind", "client_version", "client", "security", "started_at",
+                                     "worker")},
+    **{name: "a string or null" for name in ("librdkafka_version", "java_version", "reason")},
+    **{name: "an int or null" for name in ("request_version", "broker_max_version", "broker_min_version",
+                                           "client_max_version")},
+    "broker_nodes": "an int", "attempt": "an int", "schema_version": "an int",
+    "outcome": "one of " + ", ".join(OUTCOMES), "limited_by": "null or one of " + ", ".join(LIMITED_BY),
+    "required_versions": "an object of ints or nulls", "documented": 'an object (quotes: strings, expect: object)',
+    "observed": "an object", "differences": "a list of objects", "duration_ms": "a finite number",
+    "call_ms": "a finite number or null", "log": "a path inside the run directory, or null",
+}
+_FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
+    **{name: _is_str for name, kind in _FIELD_TYPES.items() if kind == "a string"},
+    **{name: _optional(_is_str) for name, kind in _FIELD_TYPES.items() if kind == "a string or null"},
+    **{name: _optional(_is_int) for name, kind in _FIELD_TYPES.items() if kind == "an int or null"},
+    "broker_nodes": _is_int, "attempt": _is_int, "schema_version": _is_int,
+    "outcome": lambda v: v in OUTCOMES, "limited_by": lambda v: v is None or v in LIMITED_BY,
+    "required_versions": _is_versions, "documented": _is_documented, "observed": lambda v: type(v) is dict,
+    "differences": _is_differences, "duration_ms": _is_number, "call_ms": _optional(_is_number),
+    "log": _optional(_is_log),
+}
+_DOCUMENT = re.compile(DOCUMENT_ID + r"\Z")
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, default=str) if not isinstance(value, float) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_agreement(values: Mapping[str, Any]) -> None:
+    """The record's own fields must say what its cell id says: the id is the key every reader files by."""
+    if not _DOCUMENT.match(values["kip"]):
+        raise RecordError(f"kip {_shown(values['kip'])} is not a document id like KIP-525 or DOCS-authorization")
+    cell = Cell.parse(values["cell_id"])
+    if cell.id != values["cell_id"]:
+        raise RecordError(f"cell_id {_shown(values['cell_id'])} carries characters around the id")
+    said = {"kip": cell.kip, "claim_id": cell.claim_id, "broker_version": cell.broker_version,
+            "broker_mode": cell.broker_mode, "client_kind": cell.client.partition(":")[0].partition("@")[0]}
+    if values.get("client"):
+        said["client"] = cell.client
+    for name, expected in said.items():
+        if values[name] != expected:
+            raise RecordError(f"{name} {_shown(values[name])} disagrees with cell_id {cell.id} ({expected!r})")
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth without recursion (a hostile line can be deeper than Python's stack)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_DEPTH:
+            break
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return deepest
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON (RFC 8259 has no NaN or Infinity)")
+
+
+def loads_json(text: str | bytes, what: str = "the line") -> Any:
+    """Strict JSON: no NaN or Infinity, nesting at most ``MAX_DEPTH``, valid UTF-8; ValueError otherwise.
+
+    The one JSON reader for the run directory's files, so a line the page refuses the history refuses too.
+    """
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError(f"{what} is nested too deeply") from None
+    if _depth(value) > MAX_DEPTH:
+        raise ValueError(f"{what} is nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def loads_record(text: str | bytes) -> Record:
+    """One record from one JSON text (a records.jsonl line, a JUnit property): RecordError says why not."""
+    try:
+        obj = loads_json(text)
+    except ValueError as exc:  # UnicodeDecodeError included
+        raise RecordError(f"not JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise RecordError("not a JSON object")
+    return Record.from_json(obj)
 
 
 def append_record(path: Path, record: Record) -> None:
@@ -218,17 +362,11 @@ def parse_lines(data: bytes) -> tuple[list[tuple[int, Record]], list[BadLine]]:
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
-        obj: Any = None
         try:
-            obj = json.loads(raw)
-            if not isinstance(obj, dict):
-                raise RecordError("not a JSON object")
-            records.append((number, Record.from_json(obj)))
+            records.append((number, loads_record(raw)))
         except RecordError as exc:
-            unknown = isinstance(obj, dict) and obj.get("schema_version") not in READABLE_SCHEMA_VERSIONS
-            bad.append(BadLine(number, "unknown_schema" if unknown else "malformed", str(exc), raw))
-        except (ValueError, TypeError) as exc:
-            bad.append(BadLine(number, "malformed", f"not a record: {exc}", raw))
+            bad.append(BadLine(number, "unknown_schema" if str(exc).startswith("schema_version") else "malformed",
+                               str(exc), raw))
     if torn:
         bad.append(BadLine(len(lines) + 1, "torn_last_line", "last line has no newline: its writer died mid-write",
                            torn))

@@ -13,14 +13,13 @@ number in the file.
 
 from __future__ import annotations
 
-import json
 import xml.etree.ElementTree as ET
 from typing import Any
 
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
-from harness.records import SCHEMA_VERSION, Cell, Record, RecordError
+from harness.records import SCHEMA_VERSION, Cell, Record, RecordError, loads_record
 
 from .parse import ParsedRun, RunInfo, quarantined, run_rows
 
@@ -77,12 +76,9 @@ def _record(props: dict[str, str], timestamp: str | None, run: RunInfo) -> Recor
         raise _Skip(f"no {PREFIX}cell_id property")
     if PREFIX + "record" in props:
         try:
-            data = json.loads(props[PREFIX + "record"])
-        except ValueError as exc:
-            raise RecordError(f"{PREFIX}record is not JSON: {exc}") from exc
-        if not isinstance(data, dict):
-            raise RecordError(f"{PREFIX}record is not a JSON object")
-        return Record.from_json(data)
+            return loads_record(props[PREFIX + "record"])
+        except RecordError as exc:
+            raise RecordError(f"{PREFIX}record: {exc}") from None
     cell = Cell.parse(cell_id)
     run_id = props.get(PREFIX + "run_id") or (run.run_id if run.run_json else None)
     if not run_id:

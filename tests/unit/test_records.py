@@ -1,0 +1,90 @@
+"""The strict record reader: every field typed as docs/RECORDS.md says, and in agreement with its cell id.
+
+A line that fails is a counted ``malformed`` bad line, never an exception in a reader: the page, qualify
+and the history store all read through ``parse_lines``, so a hostile line is refused once, for all.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from harness.records import MAX_DEPTH, Record, RecordError, loads_json, loads_record, parse_lines
+
+CELL = "KIP-525/x[2.4.1-zk|java:3.7.0]"
+
+
+def _good(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(Record(
+        run_id="r", cell_id=CELL, kip="KIP-525", claim_id="KIP-525/x", api="CreateTopics",
+        broker_version="2.4.1", broker_mode="zk", provider="process", client_kind="java", client_version="3.7.0",
+        outcome="pass", client="java:3.7.0", documented={"case": "supported", "quotes": ["q"], "expect": {}},
+        log="logs/cluster-1/broker-0.log").line())
+    data.update(changes)
+    return data
+
+
+def test_a_written_record_reads_back_equal() -> None:
+    assert loads_record(json.dumps(_good())) == Record.from_json(_good())
+
+
+@pytest.mark.parametrize("changes, said", [
+    ({"documented": "hostile"}, "documented"),
+    ({"kip": None}, "kip"),
+    ({"kip": "../x"}, "kip"),
+    ({"kip": "/etc/passwd"}, "kip"),
+    ({"api": 123}, "api"),
+    ({"claim_id": "KIP-525"}, "claim_id"),
+    ({"limited_by": ["broker"]}, "limited_by"),
+    ({"log": 7}, "log"),
+    ({"log": "javascript:alert(1)"}, "log"),
+    ({"log": "/etc/passwd"}, "log"),
+    ({"log": "logs/../../secret"}, "log"),
+    ({"broker_version": 2.4}, "broker_version"),
+    ({"client": 5}, "client"),
+    ({"documented": {"quotes": 5}}, "documented"),
+    ({"differences": "x"}, "differences"),
+    ({"broker_nodes": True}, "broker_nodes"),
+    ({"request_version": "5"}, "request_version"),
+    ({"duration_ms": float("inf")}, "duration_ms"),
+    ({"broker_version": "2.6.3"}, "disagrees with cell_id"),
+    ({"client": "java:4.4.0"}, "disagrees with cell_id"),
+    ({"client_kind": "wire"}, "disagrees with cell_id"),
+    ({"claim_id": "KIP-525/y"}, "disagrees with cell_id"),
+    ({"kip": "KIP-569"}, "disagrees with cell_id"),
+    ({"cell_id": CELL + "\n"}, "cell_id"),
+    ({"schema_version": True}, "schema_version"),
+])
+def test_a_field_of_the_wrong_type_or_cell_is_refused_with_its_name(changes: dict[str, Any], said: str) -> None:
+    with pytest.raises(RecordError, match=said.replace("[", r"\[")):
+        Record.from_json(_good(**changes))
+
+
+@pytest.mark.parametrize("text", [
+    json.dumps(_good(duration_ms=float("nan"))),
+    json.dumps(_good(duration_ms=float("inf"))),
+    json.dumps(_good(observed={"x": json.loads("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))})),
+    "[" * 200_000 + "]" * 200_000,
+    b"\xff\xfe not utf-8",
+    "[1, 2]",
+], ids=["nan", "infinity", "deep-record", "deeper-than-the-stack", "not-utf-8", "not-an-object"])
+def test_hostile_json_is_a_record_error_never_another_exception(text: str | bytes) -> None:
+    with pytest.raises(RecordError):
+        loads_record(text)
+
+
+def test_one_hostile_line_is_counted_and_the_rest_are_read() -> None:
+    lines = [json.dumps(_good()), json.dumps(_good(api=123)), "[" * 100_000, json.dumps(_good(run_id="r2"))]
+    records, bad = parse_lines(("\n".join(lines) + "\n").encode())
+    assert [(n, r.run_id) for n, r in records] == [(1, "r"), (4, "r2")]
+    assert [(b.line, b.kind) for b in bad] == [(2, "malformed"), (3, "malformed")]
+    assert "api is 123" in bad[0].reason and "nested" in bad[1].reason
+
+
+def test_loads_json_refuses_nan_and_depth() -> None:
+    assert loads_json('{"a": [1, {"b": 2}]}') == {"a": [1, {"b": 2}]}
+    for text in ("NaN", '{"a": -Infinity}', "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)):
+        with pytest.raises(ValueError):
+            loads_json(text)
