@@ -5,7 +5,9 @@
 For each version and mode, alternately (so drift hits both alike):
 
 * harness: ``ProcessProvider.start`` from call to ready (artifacts from the
-  warm cache, Java selection, configs, ZooKeeper or format, broker, readiness);
+  warm cache, Java selection, configs, ZooKeeper or format, broker, readiness),
+  with the release's class-data sharing archives (``harness.cds``, made by two
+  untimed boots first) and again with sharing off;
   a side thread polls ApiVersions every 5 ms to find when the broker could
   first answer, so the harness's detection latency is measured too;
 * bare: a hand-written server.properties and ``java -cp <same jars>
@@ -19,6 +21,7 @@ Prints a Markdown report for docs/PERFORMANCE.md.  Never run by the tests.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import platform
 import statistics
 import subprocess
@@ -181,24 +184,29 @@ def main() -> None:
         version, mode = item.split(":")
         spec = ClusterSpec.of(version, mode)  # type: ignore[arg-type]
         ArtifactStore(config).resolve(spec.release)  # warm cache before timing
-        harness_times, detections, bare_times = [], [], []
+        harness_boot(config, spec)  # the class archive of this release: recorded, or already there
+        harness_boot(config, spec)  # ... and dumped
+        harness_times, detections, bare_times, plain_times = [], [], [], []
+        unshared = dataclasses.replace(config, class_sharing=False)
         for _ in range(args.rounds):
             took, detect = harness_boot(config, spec)
             harness_times.append(took)
             detections.append(detect)
+            plain_times.append(harness_boot(unshared, spec)[0])
             ports = allocator.allocate(2)
             try:
                 bare_times.append(bare_boot(config, spec, ports))
             finally:
                 allocator.release(ports)
-        h, b = statistics.median(harness_times), statistics.median(bare_times)
-        rows.append((str(spec.version), mode, h, b, h / b, max(detections)))
+        h, b, p = (statistics.median(t) for t in (harness_times, bare_times, plain_times))
+        rows.append((str(spec.version), mode, h, p, b, h / b, max(detections)))
     print(f"machine: {platform.node()} {platform.machine()}, {subprocess.getoutput('nproc')} cores, "
           f"Python {platform.python_version()}; rounds: {args.rounds} (medians)\n")
-    print("| version | mode | harness boot (s) | bare boot (s) | ratio | worst readiness detection (ms) |")
-    print("|---|---|---|---|---|---|")
-    for version, mode, h, b, ratio, detect in rows:
-        print(f"| {version} | {mode} | {h:.2f} | {b:.2f} | {ratio:.2f} | {detect * 1000:.0f} |")
+    print("| version | mode | harness boot (s) | harness, class sharing off (s) | bare boot (s) | harness / bare "
+          "| worst readiness detection (ms) |")
+    print("|---|---|---|---|---|---|---|")
+    for version, mode, h, p, b, ratio, detect in rows:
+        print(f"| {version} | {mode} | {h:.2f} | {p:.2f} | {b:.2f} | {ratio:.2f} | {detect * 1000:.0f} |")
     if args.cold_fetch:
         cold, files, size, warm, warm_files = cold_and_warm_fetch(args.cold_fetch)
         print(f"\nfetch of Kafka {args.cold_fetch} into an empty cache: {cold:.1f}s, {files} files, "

@@ -146,6 +146,8 @@ class HarnessConfig:
     stop_grace: float = setting(30.0, help="seconds a stopping broker gets for its controlled shutdown "
                                            "before it is killed")
     keep_data: bool = setting(False, help="keep broker data directories after teardown (logs are always kept)")
+    class_sharing: bool = setting(True, help="start broker JVMs from class-data sharing archives kept in the "
+                                             "cache, one per release, Java and main class (harness/cds.py)")
     provider: str = setting("process", help="how brokers run: process (local JVMs) or container (Docker)")
     reuse: bool = setting(False, help="containers: leave clusters running for the next run with an identical spec")
     images: str = setting("", help="containers: existing images per version, e.g. 3.7.0=apache/kafka:3.7.0",

@@ -1,7 +1,7 @@
 """Readiness as objects: what "ready" means, checked until a bounded deadline.
 
 A strategy makes one attempt and returns ``None`` when ready or the reason it
-is not yet; ``wait_until`` polls it every ``interval`` seconds (50 ms, so a
+is not yet; ``wait_until`` polls it every ``interval`` seconds (10 ms, so a
 broker is seen ready within one interval of answering) and, between polls,
 lets the caller raise if the process it waits for has died.
 """
@@ -35,7 +35,7 @@ def wait_until(
     timeout: float,
     log: Path | None = None,
     alive: Callable[[], None] = lambda: None,
-    interval: float = 0.05,
+    interval: float = 0.01,
 ) -> float:
     """Poll ``strategy`` until ready; return the seconds it took."""
     started = time.monotonic()

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, Self, TypeVar
 
+from ..cds import ClassArchive, archive_for
 from ..config import HarnessConfig
 from ..errors import BootError, HarnessError, JavaError, PortError
 from ..java import JavaRuntime
@@ -128,6 +129,7 @@ class JvmCluster:
         self._brokers: list[Jvm] = []
         self._phase = "during boot"
         self._deadline = 0.0
+        self._archives: dict[str, ClassArchive] = {}
 
     # -- what a provider supplies ------------------------------------------------
     def _jvm(self, name: str, command: list[str], log_path: Path, role: str) -> Jvm:
@@ -136,6 +138,9 @@ class JvmCluster:
     def _labels(self) -> list[str]:
         """JVM flags that mark a process as this run's (see ``harness.reaper``)."""
         return []
+
+    shares_classes = False
+    """Whether this provider's JVMs see the cache's class-data sharing archives (``harness.cds``)."""
 
     # -- the Cluster protocol -------------------------------------------------------
     @property
@@ -163,7 +168,18 @@ class JvmCluster:
         return max(0.0, self._deadline - time.monotonic())
 
     def _command(self, main: str, args: list[str], flags: list[str]) -> list[str]:
-        return [str(self.java.java), *flags, "-cp", self._classpath, main, *args]
+        return [str(self.java.java), *flags, *self._sharing(main), "-cp", self._classpath, main, *args]
+
+    def _sharing(self, main: str) -> list[str]:
+        """Flags that map (or record) the release's class archive for ``main``; [] when sharing is off."""
+        if not (self.shares_classes and self.config.class_sharing):
+            return []
+        archive = self._archives.get(main) or archive_for(self.config.cache_dir, self.java.java, main,
+                                                          self._classpath)
+        if archive is None:
+            return []
+        self._archives[main] = archive
+        return archive.flags(deadline=self._deadline)
 
     def boot(self) -> None:
         started = time.monotonic()
@@ -182,6 +198,8 @@ class JvmCluster:
             jvm.start()
         self.wait_ready()
         self.boot_seconds = time.monotonic() - started
+        for archive in self._archives.values():
+            archive.keep_recorded()  # booted: the classes a boot loads are in the lists
         self._phase = "after boot"
 
     def wait_ready(self) -> None:
@@ -310,6 +328,8 @@ class JvmCluster:
                 failures.append(exc)
         self._ports.release(self._reserved)
         self._reserved = []
+        for archive in self._archives.values():
+            archive.forget_recordings()
         (self.run_dir / JAAS_FILE).unlink(missing_ok=True)  # logs stay; passwords don't
         if not self.config.keep_data:
             for node in self.nodes:

@@ -73,6 +73,7 @@ class ProcessCluster(JvmCluster):
     """A running cluster of broker JVMs (and ZooKeeper) owned by this process."""
 
     provider = "process"
+    shares_classes = True  # the JVMs see the cache (containers see only their image and the run directory)
 
     def __init__(self, spec: ClusterSpec, *, run_id: str, **kwargs: Any):
         super().__init__(spec, **kwargs)

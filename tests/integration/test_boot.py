@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+import shutil
 import time
 
 import pytest
 
-from harness import ClusterSpec, load_catalog
+from harness import ClusterSpec, HarnessConfig, load_catalog
+from harness.cds import ClassArchive
 from harness.protocol import api_name
+from harness.providers.cluster import BROKER_MAIN
+from harness.providers.process import ProcessProvider
 
 NEWEST = str(load_catalog().newest().version)
 BOOTS = [("2.8", "zk"), ("3.9", "zk"), ("3.9", "kraft"), (NEWEST, "kraft"), ("0.11", "zk")]
@@ -40,3 +45,27 @@ def test_old_and_new_brokers_differ_as_kafka_4_documents(kafka_cluster_factory) 
     new = {r.api_key: r for r in kafka_cluster_factory(ClusterSpec.of(NEWEST, "kraft")).api_versions}
     assert old[19].min_version == 0
     assert new[19].min_version == 2
+
+
+
+def test_a_release_boots_from_its_class_archive_once_a_boot_recorded_it(kc_config: HarnessConfig) -> None:
+    """Boot 1 records the classes a boot loads, boot 2 dumps and maps the archive; sharing off maps neither."""
+    spec = ClusterSpec.of(NEWEST, "kraft")
+
+    def boot(config: HarnessConfig) -> tuple[list[str], ClassArchive | None]:
+        cluster = ProcessProvider(config).start(spec)
+        try:
+            command = cluster._brokers[0].command  # type: ignore[attr-defined]
+            used = [flag.split("=")[0] for flag in command if flag.startswith(("-XX:Shared", "-XX:DumpLoaded"))]
+            return used, cluster._archives.get(BROKER_MAIN)
+        finally:
+            cluster.stop()
+
+    _, archive = boot(kc_config)
+    assert archive is not None
+    shutil.rmtree(archive.directory)  # this key starts from nothing, whatever the cache held
+    assert boot(kc_config)[0] == ["-XX:DumpLoadedClassList"]
+    assert archive.class_list.stat().st_size > 10_000 and not list(archive.directory.glob("record-*"))
+    assert boot(kc_config)[0] == ["-XX:SharedArchiveFile"]
+    assert archive.archive.stat().st_size > 1_000_000 and not archive.failed.exists()
+    assert boot(dataclasses.replace(kc_config, class_sharing=False))[0] == []
