@@ -122,7 +122,8 @@
           h[3] ? " " + h[3] : ""]);
       }));
     }
-    aside.replaceChildren(
+    // replaceChildren would print a null child as the text "null": drop the parts this cell lacks.
+    aside.replaceChildren.apply(aside, [
       el("button", {"class": "close", title: "close (Esc)", id: "d-close"}, ["×"]),
       el("h3", {id: "d-cell"}, [cellId(c)]),
       el("p", {}, [el("span", {"class": "badge " + CLS[outcome], id: "d-outcome"}, [outcome]), " ",
@@ -134,7 +135,8 @@
       facts,
       el("h4", {}, ["Reproduce this cell"]), el("pre", {"class": "cmd", id: "d-repro"}, [repro(c)]),
       history ? el("h4", {}, ["History"]) : null, history,
-      nightly ? el("h4", {id: "d-series"}, ["Nightly history of " + D.series[cellId(c)]]) : null, nightly);
+      nightly ? el("h4", {id: "d-series"}, ["Nightly history of " + D.series[cellId(c)]]) : null, nightly
+    ].filter(function (child) { return child !== null; }));
     aside.hidden = false;
     document.getElementById("d-close").addEventListener("click", close);
     if (selected) selected.classList.remove("sel");

@@ -88,3 +88,33 @@ def test_a_click_opens_the_cell(page: tuple[Page, list[str]], tmp_path: Path) ->
     assert view.inner_text("#d-cell") == CHANGED
     assert "pass" in view.inner_text("#d-history") and "changed" in view.inner_text("#d-history li.chg")
     assert errors == []
+
+
+VERDICT_CELLS = {"pass": "td.p", "unsupported-broker": "td.u.lb", "unsupported-client": "td.u.lc",
+                 "unsupported-both": "td.u.l2", "deviation": "td.d", "fail": "td.f", "infra_error": "td.e"}
+
+
+@pytest.mark.parametrize("verdict", VERDICT_CELLS)
+def test_the_detail_pane_of_every_verdict_reads_right(page: tuple[Page, list[str]], tmp_path: Path,
+                                                      verdict: str) -> None:
+    """What a reader sees in the pane, per verdict: no stray "null" text, the quote, the facts, the command."""
+    view, errors = page
+    view.locator(f"#matrix {VERDICT_CELLS[verdict]}").first.click()
+    stray = view.evaluate("Array.from(document.getElementById('detail').childNodes)"
+                          ".filter(n => n.nodeType === 3).map(n => n.textContent)")
+    assert stray == []  # replaceChildren(null) once printed "null" under the verdict and after the command
+    outcome = verdict.split("-")[0]
+    assert view.inner_text("#d-outcome") == outcome
+    status = view.locator("#d-outcome").locator("xpath=..").inner_text()
+    assert "null" not in status and "undefined" not in status
+    if outcome == "unsupported":
+        assert f"limited by {verdict.split('-')[1]}" in status
+    assert view.inner_text("#d-quotes").strip()
+    assert view.inner_text("#d-repro").startswith("kcompat repro ")
+    assert view.inner_text("#d-repro").count("\n") == 0
+    if outcome in ("fail", "infra_error", "deviation"):
+        assert view.inner_text("#d-reason").strip()
+    else:
+        assert view.locator("#d-reason").count() == 0
+    view.locator("#detail").screenshot(path=str(tmp_path / f"detail-{verdict}.png"))
+    assert errors == []
