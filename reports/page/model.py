@@ -16,7 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.records import OUTCOMES, RECORDS_FILE, RUN_FILE, Record, document_order, read_records
+from harness.records import (
+    DOCUMENT_ID,
+    OUTCOMES,
+    RECORDS_FILE,
+    RUN_FILE,
+    Record,
+    document_order,
+    loads_json,
+    read_records,
+)
 
 COVERAGE_FILE = "coverage.json"
 MODES = ("zk", "kraft")
@@ -47,6 +56,17 @@ class Run:
     started_at: str
     meta: dict[str, Any]
     records: list[Record]
+    missing: int | None = None
+    """Cells its pytest processes selected (``selected-*.json``) that have no record: None when unknown."""
+
+    @property
+    def ended(self) -> bool:
+        """run.json says it ended; a run without run.json is taken as ended (there is nothing to say otherwise)."""
+        return not self.meta or bool(self.meta.get("ended_at"))
+
+    @property
+    def incomplete(self) -> bool:
+        return not self.ended or bool(self.missing)
 
 
 @dataclass
@@ -128,20 +148,54 @@ def _client_of(record: Record) -> str:
     return record.cell.client
 
 
+_RUN_KEYS: dict[str, tuple[type, ...]] = {
+    "run_id": (str,), "started_at": (str,), "ended_at": (str, type(None)), "kcompat_version": (str, type(None)),
+    "git_sha": (str, type(None)), "exit_code": (int, type(None)), "selection": (dict,), "command": (list,),
+}
+"""The keys of run.json the page reads, with the JSON types docs/RECORDS.md gives them."""
+
+
+def _read_json(file: Path) -> Any:
+    """Strict JSON (``harness.records.loads_json``: no NaN, bounded nesting), ValueError with the reason."""
+    try:
+        return loads_json(file.read_bytes(), file.name)
+    except OSError as exc:
+        raise ValueError(exc.strerror or str(exc)) from None
+
+
 def _read_run_json(path: Path, label: str, skipped: list[Skipped]) -> dict[str, Any]:
     file = path / RUN_FILE
     if not file.exists():
         skipped.append(Skipped(label, f"no {RUN_FILE}", 1, "run start taken from its records"))
         return {}
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        data = _read_json(file)
+    except ValueError as exc:
         skipped.append(Skipped(label, f"unreadable {RUN_FILE}", 1, str(exc).splitlines()[0] if str(exc) else ""))
         return {}
     if not isinstance(data, dict):
         skipped.append(Skipped(label, f"unreadable {RUN_FILE}", 1, "not a JSON object"))
         return {}
-    return data
+    wrong = sorted(key for key, types in _RUN_KEYS.items()
+                   if key in data and (type(data[key]) not in types or type(data[key]) is bool))
+    if wrong:
+        skipped.append(Skipped(label, f"{RUN_FILE} keys of the wrong type, ignored", len(wrong), ", ".join(wrong)))
+    return {key: value for key, value in data.items() if key not in wrong}
+
+
+def _missing(path: Path, records: Sequence[Record]) -> int | None:
+    """How many selected cells have no record; None when no ``selected-*.json`` says what was selected."""
+    selected: set[str] = set()
+    for file in path.glob("selected-*.json"):
+        try:
+            ids = _read_json(file)
+        except ValueError:
+            continue
+        if isinstance(ids, list):
+            selected.update(i for i in ids if isinstance(i, str))
+    if not selected:
+        return None
+    return len(selected - {record.cell_id for record in records})
 
 
 def _lines(items: Sequence[tuple[int, str]]) -> str:
@@ -176,7 +230,7 @@ def read_run(path: Path, label: str, skipped: list[Skipped]) -> Run | None:
     run_id = meta.get("run_id") if isinstance(meta.get("run_id"), str) else None
     if not run_id:
         run_id = report.records[0].run_id if report.records else path.name
-    return Run(path, label, run_id, started, meta, report.records)
+    return Run(path, label, run_id, started, meta, report.records, _missing(path, report.records))
 
 
 def _observed(record: Record) -> str:
@@ -192,26 +246,39 @@ def read_coverage(runs: Iterable[Run], skipped: list[Skipped]) -> tuple[list[Cov
         if not file.exists():
             continue
         try:
-            data = json.loads(file.read_text(encoding="utf-8"))
+            data = _read_json(file)
             if not isinstance(data, list):
                 raise ValueError("not a JSON list")
-        except (OSError, ValueError) as exc:
+        except ValueError as exc:
             skipped.append(Skipped(run.label, f"unreadable {COVERAGE_FILE}", 1, str(exc).splitlines()[0]))
             continue
         found = True
         bad = 0
         for entry in data:
-            try:
-                item = CoverageItem(str(entry["kip"]), str(entry.get("section") or ""), str(entry["statement"]),
-                                    [str(c) for c in entry.get("claims") or []], bool(entry.get("testable", True)),
-                                    None if entry.get("reason") is None else str(entry["reason"]))
-            except (KeyError, TypeError, AttributeError):
+            item = _coverage_item(entry)
+            if item is None:
                 bad += 1
                 continue
             items.setdefault((item.kip, item.section, item.statement), item)
         if bad:
             skipped.append(Skipped(run.label, f"malformed {COVERAGE_FILE} entries", bad))
     return sorted(items.values(), key=lambda i: (document_order(i.kip), i.section)), found
+
+
+_DOCUMENT = re.compile(DOCUMENT_ID + r"\Z")
+
+
+def _coverage_item(entry: Any) -> CoverageItem | None:
+    """One coverage.json entry as RECORDS.md types it, or None."""
+    if not isinstance(entry, dict):
+        return None
+    kip, section, statement = entry.get("kip"), entry.get("section") or "", entry.get("statement")
+    claims, testable, reason = entry.get("claims") or [], entry.get("testable", True), entry.get("reason")
+    if not (isinstance(kip, str) and _DOCUMENT.match(kip) and isinstance(section, str)
+            and isinstance(statement, str) and isinstance(claims, list) and all(isinstance(c, str) for c in claims)
+            and isinstance(testable, bool) and (reason is None or isinstance(reason, str))):
+        return None
+    return CoverageItem(kip, section, statement, claims, testable, reason)
 
 
 def load(run_dirs: Sequence[Path], labels: Sequence[str] | None = None) -> Matrix:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,10 +34,38 @@ SUMMARY_LISTED = 10
 """Cells the Markdown summary names per kind before it says "and N more" (a PR comment stays short)."""
 
 
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+
+
+def md_text(value: object) -> str:
+    """Text from the data as Markdown shows it, and nothing more: one line, no markup, no HTML.
+
+    summary.md becomes a pull-request comment; a reason or title with newlines, ``![img](...)`` or
+    ``<img>`` must read as those characters, never as new lines, images or tags.
+    """
+    text = _CONTROL.sub(" ", str(value))
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def md_code(value: object) -> str:
+    """An inline code span holding ``value`` verbatim on one line, whatever backticks it contains."""
+    text = _CONTROL.sub(" ", str(value))
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.PackageLoader("reports.page", "templates"),
-                              autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True,
-                              lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("reports.page", "templates"),
+                             autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    env.filters["md"] = md_text
+    env.filters["code"] = md_code
+    env.filters["sh"] = shlex.quote
+    return env
 
 
 def repro_command(cell_id: str, run_label: str) -> str:
@@ -177,7 +206,7 @@ def _coverage(matrix: Matrix) -> dict[str, Any]:
 
 def _json_for_script(data: Any) -> str:
     """JSON safe inside a <script> element: no ``</script>`` or comment opener can end it early."""
-    text = json.dumps(data, separators=(",", ":"), default=str)
+    text = json.dumps(data, separators=(",", ":"), default=str, allow_nan=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -192,6 +221,7 @@ def context(matrix: Matrix, out_dir: Path, title: str = "kcompat matrix") -> dic
         "title": title,
         "generated_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "runs": matrix.runs,
+        "incomplete": [run for run in matrix.runs if run.incomplete],
         "skipped": matrix.skipped,
         "counts": counts,
         "total": sum(counts.values()),
