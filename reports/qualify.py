@@ -38,9 +38,10 @@ from typing import Any
 from harness.records import DOCUMENT_ID, Record, latest_by_cell
 
 MODES = ("zk", "kraft")
-_VERSION = re.compile(r"^\d+(\.\d+){1,3}$")
-_CLIENT = re.compile(r"^(wire|confluent|java)(:\d+(\.\d+){1,3})?(@v\d+)?$")
-_KIP = re.compile(rf"^{DOCUMENT_ID}$")
+_VERSION = re.compile(r"\d+(\.\d+){1,3}\Z")
+_CLIENT = re.compile(r"(wire|confluent|java)(:\d+(\.\d+){1,3})?(@v\d+)?\Z")
+_KIP = re.compile(rf"{DOCUMENT_ID}\Z")
+_MODE = re.compile(r"(zk|kraft)\Z")
 _PROFILE_KEYS = {"brokers", "modes", "clients", "kips", "known_deviations", "description"}
 _ENTRY_KEYS = {"cell", "reason", "reviewed_by"}
 
@@ -51,15 +52,41 @@ class QualifyError(ValueError):
 
 def _toml(path: Path) -> tuple[dict[str, Any], list[str]]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")
     except OSError as exc:
         raise QualifyError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise QualifyError(f"{path}: not UTF-8 (byte {exc.start})") from None
     try:
         return tomllib.loads(text), text.splitlines()
     except tomllib.TOMLDecodeError as exc:
         where = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         line = where.group(1) if where else "1"
         raise QualifyError(f"{path}:{line}: not valid TOML: {str(exc).split(' (at line')[0]}") from exc
+    except RecursionError:
+        raise QualifyError(f"{path}: nested too deeply to be a profile or known-deviations file") from None
+
+
+def _outside_strings(lines: Sequence[str]) -> list[bool]:
+    """For each line, whether it starts outside a multi-line string: only those can hold a table header."""
+    starts: list[bool] = []
+    inside: str | None = None
+    for line in lines:
+        starts.append(inside is None)
+        position = 0
+        while True:
+            if inside is None:
+                hits = [(found, quote) for quote in ('"""', "'''") if (found := line.find(quote, position)) >= 0]
+                if not hits:
+                    break
+                position, inside = min(hits)
+                position += 3
+            else:
+                found = line.find(inside, position)
+                if found < 0:
+                    break
+                position, inside = found + 3, None
+    return starts
 
 
 def _line_of(lines: Sequence[str], pattern: str, start: int = 0, default: int = 1) -> int:
@@ -125,7 +152,9 @@ def parse_known_deviations(path: Path) -> list[KnownDeviation]:
     if not isinstance(items, list):
         line = _line_of(lines, r"^\s*\[?\s*deviation\b")
         raise QualifyError(f"{path}:{line}: deviation must be an array of tables ([[deviation]])")
-    headers = [n + 1 for n, text in enumerate(lines) if re.match(r"^\s*\[\[\s*deviation\s*\]\]", text)]
+    outside = _outside_strings(lines)
+    headers = [n + 1 for n, text in enumerate(lines)
+               if outside[n] and re.match(r"^\s*\[\[\s*deviation\s*\]\]", text)]
     if len(headers) != len(items):  # an inline array: every entry on the key's line
         headers = [_line_of(lines, r"^\s*deviation\s*=")] * len(items)
     return [_entry(item, path, line) for item, line in zip(items, headers)]
@@ -146,6 +175,9 @@ class Verdict:
     """Entries whose cells ran and none deviated: the deviation is gone (or the pattern is wrong)."""
     unexercised: list[KnownDeviation] = field(default_factory=list)
     """Entries matching no cell of this run: outside the profile's selection, not evidence either way."""
+    broad: list[tuple[KnownDeviation, int, bool]] = field(default_factory=list)
+    """Entries that accepted deviations of more than one claim: (entry, claims, whether it matches every cell).
+    ``cell = "*"`` would accept any deviation without a word; a review names what it accepts."""
     cells: int = 0
 
     @property
@@ -165,6 +197,9 @@ class Verdict:
         out += [f"known deviation: {r.cell_id} (accepted by {e.where})" for r, e in self.known_deviations]
         out += [f"stale known deviation {e.where}: {e.cell} matches no deviation of this run" for e in self.stale]
         out += [f"known deviation {e.where}: {e.cell} matches no cell of this run" for e in self.unexercised]
+        out += [f"broad known deviation {e.where}: {e.cell} accepted deviations of {n} claims"
+                + (" and matches every cell of this run" if every else "") + "; name the claim it reviews"
+                for e, n, every in self.broad]
         verdict = "qualified" if self.ok else "NOT qualified"
         out.append(f"{verdict}: {self.cells} cells, {len(self.failed)} fail, {len(self.infra_errors)} infra_error, "
                    f"{len(self.unknown_deviations)} unknown deviation, {len(self.known_deviations)} known deviation, "
@@ -196,6 +231,9 @@ def classify(records: Iterable[Record], known: Sequence[KnownDeviation]) -> Verd
                 used.add(match)
                 verdict.known_deviations.append((record, known[match]))
     for index, entry in enumerate(known):
+        claims = {r.claim_id for r, e in verdict.known_deviations if e is entry}
+        if len(claims) > 1:
+            verdict.broad.append((entry, len(claims), all(entry.matches(cell_id) for cell_id in latest)))
         if index in used:
             continue
         if any(entry.matches(cell_id) for cell_id in latest):
@@ -252,7 +290,7 @@ def _profile(name: str, table: Any, path: Path, lines: Sequence[str]) -> Profile
         raise QualifyError(f"{where(unknown[0])}: unknown key {unknown[0]} in profile {name} "
                            f"(known: {', '.join(sorted(_PROFILE_KEYS))})")
     brokers = _strings(table, "brokers", _VERSION, where("brokers"), "a Kafka version like 3.9 or 2.4.1")
-    modes = _strings(table, "modes", re.compile(r"^(zk|kraft)$"), where("modes"), "zk or kraft", required=False)
+    modes = _strings(table, "modes", _MODE, where("modes"), "zk or kraft", required=False)
     clients = _strings(table, "clients", _CLIENT, where("clients"),
                        "a client like wire, wire@v5, confluent, confluent:2.0.2, java:3.7.0")
     kips = _strings(table, "kips", _KIP, where("kips"), "a KIP like KIP-525 or a docs excerpt like DOCS-authorization")

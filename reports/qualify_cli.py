@@ -37,11 +37,12 @@ def qualify(profile_file: Path, name: str | None, out_dir: Path, workers: int, r
         raise click.ClickException(str(exc)) from None
     run_dir = out_dir / "run"
     modes = "all" if set(profile.modes) == {"zk", "kraft"} else profile.modes[0]
-    command = [sys.executable, "-c", "from harness.cli import run; run()", "run", "--brokers",
+    # -P: the installed kcompat, never a harness/ package that happens to be in the working directory
+    command = [sys.executable, "-P", "-c", "from harness.cli import run; run()", "run", "--brokers",
                ",".join(profile.brokers), "--clients", ",".join(profile.clients), "--mode", modes, "-n",
                str(workers), "--quiet", "--out", str(run_dir), *(f"--kip={k}" for k in profile.kips)]
     if resume:
-        command = [*command[:4], "--resume", "--quiet", "--out", str(run_dir)]
+        command = [*command[:5], "--resume", "--quiet", "--out", str(run_dir)]
     click.echo(f"qualify: profile {profile.name} ({profile.file}): {len(profile.brokers)} brokers x "
                f"{len(profile.clients)} clients x {len(profile.kips)} KIPs; known deviations: {len(known)}")
     done = subprocess.run(command, check=False)

@@ -39,7 +39,7 @@ def ensure_started(cache_dir: Path, log_dir: Path) -> None:
     log = log_dir / f"watchdog-{owner_token()}.log"
     with log.open("ab") as err:
         _started = subprocess.Popen(
-            [sys.executable, "-m", "harness.containers.watchdog", owner_token(), str(cache_dir)],
+            [sys.executable, "-P", "-m", "harness.containers.watchdog", owner_token(), str(cache_dir)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, start_new_session=True,
         )
     assert _started.stdout is not None

@@ -1,9 +1,13 @@
 """The documented claims, loaded from ``scenarios/claims/*.toml`` through one schema.
 
-A claims file rests on one document: a KIP (``KIP-NNN.toml``, its text under
-shared/kips) or an excerpt of Apache Kafka's own documentation
-(``DOCS-<name>.toml``, the excerpt under ``scenarios/sources``), for
-behaviour no KIP documents.  Its id (``kip``) names its cells like a KIP's.
+A claims file rests on one document: a KIP (``KIP-NNN.toml``) or an excerpt of
+Apache Kafka's own documentation (``DOCS-<name>.toml``), for behaviour no KIP
+documents; ``source`` names the document's text, found beside the claims file
+or in the installed ``scenarios/sources`` (which ships every text the installed
+book cites).  Every quote is checked against that text when the file loads,
+with markup normalised on both sides (``verbatim_form``): a quote the document
+does not say is a ``file:line`` load error, for a user's book as for ours.
+Its id (``kip``) names its cells like a KIP's.
 
 Why TOML: the standard library reads it (no dependency for users' tools), the
 catalog is TOML already, and it has no YAML-style coercions (``2.10`` stays a
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
@@ -40,13 +45,13 @@ from ..records import DOCUMENT_ID, LIMITED_BY, document_order
 from .observables import PROBES, check_matcher
 
 CLIENT_KINDS = ("wire", "confluent", "java")
-_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_KIP = re.compile(rf"^{DOCUMENT_ID}$")
-_BROKERS = re.compile(r"^>=\s*(?P<since>\d+(?:\.\d+){1,3})$")
+_ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
+_KIP = re.compile(rf"{DOCUMENT_ID}\Z")
+_BROKERS = re.compile(r">=\s*(?P<since>\d+(?:\.\d+){1,3})\Z")
 SASL_USERS = ("alice", "bob", "carol", "dave", "erin")
 """The principals every SASL cluster has (besides the super user): one user set, so every SASL claim of a
 broker shares one cluster; a claim names the ones it acts as, and its ACLs say what each may do."""
-_VERSIONS = re.compile(r"^(?P<min>\d+)(?:\+|-(?P<max>\d+))$")
+_VERSIONS = re.compile(r"(?P<min>\d+)(?:\+|-(?P<max>\d+))\Z")
 ERROR_NAMES = frozenset({"NONE"} | {e.name.upper() for e in ErrorCode})
 API_KEYS = {"".join(p.capitalize() for p in str(snake).split("_")): key for key, snake in api_key_map.items()}
 
@@ -161,7 +166,7 @@ class KipClaims:
     kip: str
     title: str
     source: str
-    """The document's file name: a KIP's text under shared/kips, a docs excerpt under scenarios/sources."""
+    """The document's text file: beside the claims file, else in the installed ``scenarios/sources``."""
     claims: tuple[Claim, ...]
     not_testable: tuple[Statement, ...]
     path: Path
@@ -368,6 +373,9 @@ def _claim(raw: Any, where: _Where, index: int, kip: str) -> Claim:
                                            f"(it takes {', '.join(spec.args)})")
         if not isinstance(value, spec.args[key]):
             raise _fail(where(index, key), f"argument {key} of probe {spec.name} has the wrong type")
+    for table in ("expect", "fallback"):
+        if not isinstance(raw.get(table, []), list):
+            raise _fail(where(index, table), f"{table} is a list of tables ([[claim.{table}]])")
     expect = tuple(_documented(d, where, index, "expect", spec.name, kip) for d in raw.get("expect", []))
     fallback = tuple(_documented(d, where, index, "fallback", spec.name, kip) for d in raw.get("fallback", []))
     if not expect:
@@ -393,13 +401,25 @@ def _claim(raw: Any, where: _Where, index: int, kip: str) -> Claim:
                  raw["probe"], dict(args), expect, fallback, cluster, clients, here, since)
 
 
-def load_claims_file(path: Path) -> KipClaims:
-    text = path.read_text()
-    where = _Where(path, text)
+def _read(path: Path) -> tuple[str, dict[str, Any]]:
+    """The file's text and TOML, or one line naming why not (unreadable, not UTF-8, not TOML, too deep)."""
     try:
-        data = tomllib.loads(text)
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise ClaimError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ClaimError(f"{path}: not UTF-8 (byte {exc.start})") from None
+    try:
+        return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ClaimError(f"{path}: not valid TOML: {exc}") from exc
+    except RecursionError:
+        raise ClaimError(f"{path}: nested too deeply to be a claims file") from None
+
+
+def load_claims_file(path: Path) -> KipClaims:
+    text, data = _read(path)
+    where = _Where(path, text)
     kip = data.get("kip")
     if not isinstance(kip, str) or not _KIP.match(kip):
         raise _fail(where(), "the file starts with kip = \"KIP-NNN\" (or \"DOCS-<name>\" for a docs excerpt)")
@@ -408,6 +428,9 @@ def load_claims_file(path: Path) -> KipClaims:
     unknown = set(data) - {"kip", "title", "source", "claim", "not_testable"}
     if unknown:
         raise _fail(where(), f"unknown top-level key {sorted(unknown)[0]!r}")
+    for table in ("claim", "not_testable"):
+        if not isinstance(data.get(table, []), list):
+            raise _fail(where(None, table), f"{table} is a list of tables ([[{table}]])")
     claims = tuple(_claim(raw, where, i, kip) for i, raw in enumerate(data.get("claim", [])))
     seen: set[str] = set()
     for i, claim in enumerate(claims):
@@ -416,10 +439,81 @@ def load_claims_file(path: Path) -> KipClaims:
         seen.add(claim.id)
     statements = []
     for raw in data.get("not_testable", []):
-        if not isinstance(raw, dict) or set(raw) != {"section", "statement", "reason"}:
-            raise _fail(where(None, "not_testable"), "[[not_testable]] has section, statement and reason")
-        statements.append(Statement(kip, raw["section"], " ".join(str(raw["statement"]).split()), raw["reason"]))
-    return KipClaims(kip, str(data.get("title", "")), str(data.get("source", "")), claims, tuple(statements), path)
+        if (not isinstance(raw, dict) or set(raw) != {"section", "statement", "reason"}
+                or not all(isinstance(value, str) for value in raw.values())):
+            raise _fail(where(None, "not_testable"), "[[not_testable]] has section, statement and reason (strings)")
+        statements.append(Statement(kip, raw["section"], " ".join(raw["statement"].split()), raw["reason"]))
+    source = data.get("source")
+    if not isinstance(source, str) or not source.strip():
+        raise _fail(where(None, "source"), "source names the document's text (a file beside the claims or in "
+                                           "scenarios/sources)")
+    document = KipClaims(kip, str(data.get("title", "")), source, claims, tuple(statements), path)
+    _check_quotes(document, where)
+    return document
+
+
+_LATEX = {"leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠", "lt": "<", "gt": ">", "times": "×"}
+
+
+def verbatim_form(text: str) -> str:
+    """Text with its markup normalised, so a quote and its document compare word for word.
+
+    KIP pages carry Markdown (code spans, emphasis, escapes, links), javadoc (``*`` at each line's
+    start) and LaTeX (``$\\leq$``, ``${\\tt Name}$``); a quote may write ``≤`` for ``$\\leq$`` and drop
+    the backticks, but never change, add or drop a word.
+    """
+    text = re.sub(r"\$\s*\{\\tt\s+([^}$]*)\}\s*\$", r"\1", text)
+    text = re.sub(r"\$\s*\\([a-z]+)\s*\$", lambda m: _LATEX.get(m[1], m[0]), text)
+    text = re.sub(r"\[([^\]\n]*)\]\([^)\s]*\)", r"\1", text)
+    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|<>])", r"\1", text)
+    text = html.unescape(text.replace("`", "").replace("*", ""))
+    return " ".join(text.split())
+
+
+def source_path(document: KipClaims) -> Path:
+    """The document's text: beside the claims file (a user's book), else in the installed sources."""
+    beside = document.path.parent / document.source
+    return beside if beside.is_file() else sources_dir() / document.source
+
+
+@functools.lru_cache(maxsize=32)
+def _document_text(path: Path, size: int, mtime: int) -> str:
+    return verbatim_form(path.read_bytes().decode("utf-8"))
+
+
+def _check_quotes(document: KipClaims, where: _Where) -> None:
+    """Every quote and untestable statement is in the document's text: a claim never shows invented words."""
+    path = source_path(document)
+    try:
+        stat = path.stat()
+        text = _document_text(path, stat.st_size, stat.st_mtime_ns)
+    except OSError:
+        raise _fail(where(None, "source"), f"source {document.source!r} is neither beside the claims "
+                                           f"({document.path.parent}) nor in {sources_dir()}") from None
+    except UnicodeDecodeError:
+        raise _fail(where(None, "source"), f"source {path} is not UTF-8") from None
+    for index, claim in enumerate(document.claims):
+        for quote in claim.quotes:
+            if verbatim_form(quote) not in text:
+                raise _fail(_line_of_quote(where, index, quote), f"{claim.id}: quote not found in {path.name}: "
+                                                                 f"{_short(quote)}")
+    for statement in document.not_testable:
+        if verbatim_form(statement.statement) not in text:
+            raise _fail(_line_of_quote(where, None, statement.statement),
+                        f"not_testable statement not found in {path.name}: {_short(statement.statement)}")
+
+
+def _line_of_quote(where: _Where, index: int | None, quote: str) -> str:
+    head = quote[:24]
+    start = 0 if index is None else where.headers[index]
+    for number in range(start, len(where.lines)):
+        if head in " ".join(where.lines[number].split()):
+            return f"{where.path}:{number + 1}"
+    return where(index)
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
 def claim_files(directory: Path) -> list[Path]:

@@ -44,10 +44,15 @@ probe = "create_topic"
 '''
 
 
+def _write(path: Path, text: str) -> None:
+    path.write_text(text)
+    (path.parent / "x.md").write_text("fields are returned. not populated. throw.")
+
+
 @pytest.fixture(scope="module")
 def claim(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     path = tmp_path_factory.mktemp("claims") / "KIP-7.toml"
-    path.write_text(CLAIM)
+    _write(path, CLAIM)
     return load_claims_file(path).claims[0]
 
 
@@ -155,7 +160,7 @@ def test_a_client_within_the_brokers_range_keeps_the_claims_own_verdict(claim) -
 def test_a_release_bound_makes_older_brokers_short_whatever_their_request_versions(
         tmp_path: Path) -> None:
     path = tmp_path / "DOCS-x.toml"
-    path.write_text(CLAIM.replace('kip = "KIP-7"', 'kip = "DOCS-x"').replace('versions = "5+"',
+    _write(path, CLAIM.replace('kip = "KIP-7"', 'kip = "DOCS-x"').replace('versions = "5+"',
                                                                               'versions = "0+"\nbrokers = ">=2.0"'))
     bounded = load_claims_file(path).claims[0]
     old, new = KafkaVersion.parse("1.1.1"), KafkaVersion.parse("2.0.1")
