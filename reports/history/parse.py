@@ -9,6 +9,7 @@ the same way through ``reports.history.junit``.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
@@ -33,9 +34,10 @@ RECORD_COLUMNS: tuple[str, ...] = (
 never read whole records; ``series`` is ``Cell.series`` (stores written before it derive it at read)."""
 
 QUARANTINE_COLUMNS: tuple[str, ...] = ("run_id", "source", "line", "kind", "reason", "text")
+"""``text`` identifies the line without keeping it: ``sha256:<16 hex> (<n> bytes)``.  A line that is not a
+record may be anything (a file linked in by mistake, a secret); stores written before kept its first 4096
+characters there."""
 QUARANTINE_KINDS: tuple[str, ...] = BAD_LINE_KINDS
-MAX_QUARANTINED_TEXT = 4096
-"""A quarantined line is kept up to this many characters: enough to see what it was."""
 
 
 @functools.lru_cache(maxsize=4096)  # a run's cells share few distinct times; ingest calls this per record
@@ -76,11 +78,19 @@ def series_of(cell_id: str) -> str:
     return Cell.parse(cell_id).series
 
 
+def _inside(path: Path, directory: Path) -> Path:
+    """``path``, unless it is a link leading out of ``directory``: never read a file the run did not write."""
+    if path.is_symlink() and not path.resolve().is_relative_to(directory.resolve()):
+        raise RunDirError(f"{path} is a link to {path.resolve()}, outside its directory; not followed",
+                          hint="ingest the run directory the link points into instead")
+    return path
+
+
 def records_path(run_dir: Path) -> Path:
     """The records file of a run directory, or a one-line error if there is nothing to ingest."""
     if not run_dir.is_dir():
         raise RunDirError(f"{run_dir} is not a run directory", hint="pass directories `kcompat run` wrote")
-    path = run_dir / RECORDS_FILE
+    path = _inside(run_dir / RECORDS_FILE, run_dir)
     if not path.is_file() or path.stat().st_size == 0:
         raise RunDirError(f"{run_dir} holds no records ({RECORDS_FILE} is missing or empty)",
                           hint="a run killed before its first cell ended has nothing to ingest")
@@ -93,8 +103,8 @@ def ingest_sources(path: Path) -> list[Path]:
     carries everything they do, and more."""
     if path.is_file() and path.suffix == ".xml":
         return [path]
-    if path.is_dir() and not (path / RECORDS_FILE).exists():
-        junit = sorted(path.glob(JUNIT_GLOB))
+    if path.is_dir() and not (path / RECORDS_FILE).exists() and not (path / RECORDS_FILE).is_symlink():
+        junit = sorted(_inside(file, path) for file in path.glob(JUNIT_GLOB))
         if junit:
             return junit
     return [records_path(path)]
@@ -136,8 +146,9 @@ def record_row(record: Record, run_started_at: str | None, origin: str = "record
 
 
 def quarantined(run: RunInfo, source: str, line: int, kind: str, reason: str, text: bytes) -> dict[str, Any]:
-    return {"run_id": run.run_id, "source": source, "line": line, "kind": kind, "reason": reason,
-            "text": text.decode("utf-8", "replace")[:MAX_QUARANTINED_TEXT]}
+    """A quarantine row: where and why, and the line's digest, never its bytes (they may be anything)."""
+    return {"run_id": run.run_id, "source": source, "line": line, "kind": kind, "reason": reason[:1000],
+            "text": f"sha256:{hashlib.sha256(text).hexdigest()[:16]} ({len(text)} bytes)"}
 
 
 def parse_records(data: bytes, source: str, run: RunInfo) -> ParsedRun:

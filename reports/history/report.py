@@ -10,13 +10,14 @@ and one computed by DuckDB over the same Parquet files are byte for byte the sam
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from harness.records import OUTCOMES
+from harness.records import DOCUMENT_ID, OUTCOMES
 
 ENV_FIELDS: tuple[str, ...] = ("broker_version", "client_version", "java_version", "librdkafka_version")
 """What may change between two runs of a cell besides the verdict: broker patch, client release,
@@ -218,8 +219,21 @@ def client_label(kind: str, version: str, client: str | None = None) -> str:
     return f"{kind}@{pin} {version}" if pin else f"{kind} {version}"
 
 
+_DOCUMENT = re.compile(DOCUMENT_ID + r"\Z")
+
+
+def _object(text: Any) -> dict[str, Any]:
+    """A stored JSON object (``documented``), or {} for anything else: a row written before ingest
+    validated records must not stop a report."""
+    try:
+        value = json.loads(text) if isinstance(text, str) and text else {}
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def _entry(row: Mapping[str, Any]) -> dict[str, Any]:
-    documented = json.loads(row["documented"]) if row["documented"] else {}
+    documented = _object(row["documented"])
     return {"broker_version": row["broker_version"], "broker_mode": row["broker_mode"],
             "client_kind": row["client_kind"], "client_version": row["client_version"], "client": row["client"],
             "outcome": row["outcome"], "limited_by": row["limited_by"], "documented_case": documented.get("case"),
@@ -234,12 +248,14 @@ def kip_tables(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """
     kips: dict[str, dict[str, Any]] = {}
     for row in rows:
+        if not isinstance(row["kip"], str) or not _DOCUMENT.match(row["kip"]):
+            continue  # not a document id: never a table, never a file name (reports count such rows)
         kip = kips.setdefault(row["kip"], {"kip": row["kip"], "claims": {}})
         claim = kip["claims"].setdefault(row["claim_id"], {"claim_id": row["claim_id"], "quotes": [],
                                                            "entries": []})
-        documented = json.loads(row["documented"]) if row["documented"] else {}
-        for quote in documented.get("quotes") or []:
-            if quote not in claim["quotes"]:
+        quotes = _object(row["documented"]).get("quotes")
+        for quote in quotes if isinstance(quotes, list) else []:
+            if isinstance(quote, str) and quote not in claim["quotes"]:
                 claim["quotes"].append(quote)
         claim["entries"].append(_entry(row))
     for kip in kips.values():
@@ -324,14 +340,16 @@ def compute(engine: Engine, *, flaky_window: int = DEFAULT_FLAKY_WINDOW,
             history_depth: int = DEFAULT_HISTORY_DEPTH, quarantined: int = 0,
             as_of: str | None = None) -> Report:
     counts = engine.rows(COUNTS_SQL)[0]
-    matrix = [dict(json.loads(row["record"]), run_started_at=row["run_started_at"])
-              for row in ordered(engine.rows(LATEST_SQL), "latest")]
+    latest = ordered(engine.rows(LATEST_SQL), "latest")
+    matrix = [dict(record, run_started_at=row["run_started_at"]) for row in latest
+              if (record := _object(row["record"]))]
     regressions = [regression_row(row) for row in ordered(engine.rows(REGRESSIONS_SQL), "regressions")]
     flaky = ordered(engine.rows(FLAKY_SQL.format(window=int(flaky_window))), "flaky")
     kips = kip_tables(ordered(engine.rows(KIP_CELLS_SQL), "kips"))
     history = cell_histories(ordered(engine.rows(HISTORY_SQL.format(depth=int(history_depth))), "history"))
     summary = {"as_of": as_of, "runs": int(counts["runs"]), "records": int(counts["records"]),
                "cells": int(counts["cells"]), "quarantined": quarantined, "regressions": len(regressions),
+               "unreadable_rows": len(latest) - len(matrix),
                "flaky": len(flaky), "flaky_window": flaky_window, "history_depth": history_depth,
                "kips": sorted(kips)}
     return Report(summary, matrix, regressions, flaky, kips, history)
@@ -356,6 +374,8 @@ def write(report: Report, out_dir: Path) -> list[Path]:
     _jsonl(written[1], report.regressions)
     _jsonl(written[2], report.flaky)
     for name, kip in sorted(report.kips.items()):
+        if not _DOCUMENT.match(name):  # whatever a stored row says, nothing is written outside kips/
+            continue
         (kips_dir / f"{name}.json").write_text(json.dumps(kip, sort_keys=True, indent=1) + "\n", encoding="utf-8")
         (kips_dir / f"{name}.md").write_text(kip_markdown(kip), encoding="utf-8")
         written += [kips_dir / f"{name}.json", kips_dir / f"{name}.md"]

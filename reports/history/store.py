@@ -163,6 +163,7 @@ class IngestResult:
 def ingest(spark: SparkSession, store: Path, run_dirs: Sequence[Path]) -> IngestResult:
     """Add run directories (or JUnit XML) to the store; every check that can fail runs before anything is
     written.  A run's records.jsonl wins over its JUnit XML, in one ingest and across ingests."""
+    store = store.absolute()  # Delta reads a relative location as a table name (INVALID_SCHEMA_OR_RELATION_NAME)
     check_store(store, create=True)
     files = [path for run_dir in run_dirs for path in ingest_sources(run_dir)]
     infos = {str(path.parent.resolve()): read_run_info(path.parent) for path in files}
@@ -234,10 +235,23 @@ def _records_changed(spark: SparkSession, store: Path) -> str:
 
 
 def _merge(spark: SparkSession, table: Path, source: DataFrame, on: str, changed: str | None) -> tuple[int, int]:
-    """A MERGE that adds columns the table lacks (``series``, ``origin`` on stores written before them)."""
+    """A MERGE that adds columns the table lacks (``series``, ``origin`` on stores written before them).
+
+    A MERGE that would insert and update nothing is not run: Delta commits a version even then, and a
+    re-ingest must leave the store's history as it was.
+    """
     from delta.tables import DeltaTable
 
-    merge = DeltaTable.forPath(spark, str(table)).alias("t").merge(source.alias("s"), on).withSchemaEvolution()
+    target = DeltaTable.forPath(spark, str(table))
+    keys = [part.split("=")[0].strip().removeprefix("t.") for part in on.split(" AND ")]
+    runs = [row[0] for row in source.select("run_id").distinct().collect()]
+    current = target.toDF().filter(target.toDF()["run_id"].isin(runs)) if runs else target.toDF().limit(0)
+    pending = source.alias("s").join(current.alias("t"), keys, "left_anti")
+    if changed and not pending.limit(1).count():
+        pending = source.alias("s").join(current.alias("t"), keys, "inner").filter(changed)
+    if not pending.limit(1).count():
+        return 0, 0
+    merge = target.alias("t").merge(source.alias("s"), on).withSchemaEvolution()
     if changed:
         merge = merge.whenMatchedUpdateAll(condition=changed)
     metrics = merge.whenNotMatchedInsertAll().execute()
@@ -271,6 +285,7 @@ def _version_as_of(spark: SparkSession, table: Path, moment: datetime) -> int | 
 
 def load(spark: SparkSession, store: Path, as_of: datetime | None = None) -> tuple[DataFrame, DataFrame]:
     """The records and quarantine tables, now or as the store was at ``as_of`` (Delta time travel)."""
+    store = store.absolute()
     check_store(store, create=False)
     frames = []
     for name in ("records", "quarantine"):

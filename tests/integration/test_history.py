@@ -77,7 +77,9 @@ def test_reingest_changes_nothing_and_spark_equals_duckdb(spark: Any, tmp_path: 
     store = tmp_path / "store"
     assert cli("ingest", *map(str, runs), "--store", str(store)).exit_code == 0
     before = spark.read.format("delta").load(str(store / "records")).orderBy("run_id", "cell_id").collect()
+    versions = log_files(store)
     again = cli("ingest", *map(str, runs), "--store", str(store))
+    assert log_files(store) == versions  # a no-op ingest commits no (empty) Delta version
     assert again.output.strip().endswith("0 rows added, 0 changed, 0 lines quarantined"), again.output
     after = spark.read.format("delta").load(str(store / "records")).orderBy("run_id", "cell_id").collect()
     assert before == after and len(after) == 30
@@ -316,3 +318,46 @@ def test_the_same_job_on_a_standalone_cluster(spark: Any, tmp_path: Path) -> Non
     assert all(proc.poll() is not None for proc in cluster.procs)
     assert files(tmp_path / "cluster-out") == files(tmp_path / "local-out")
     shutil.rmtree(tmp_path / "work", ignore_errors=True)
+
+
+def test_the_documented_commands_as_typed_on_a_relative_store_with_hostile_lines(tmp_path: Path) -> None:
+    """``kcompat history ingest RUN --store S`` and ``report`` through the console script (each its own
+    Spark), from a working directory with a relative store; one run's hostile lines are quarantined by
+    digest and the rest of the run is stored; the report writes only under --out."""
+    import json
+
+    kcompat = str(Path(sys.executable).parent / "kcompat")
+    runs = tmp_path / "runs"
+    good = run_dir(runs, "good", 1, {JAVA: "pass", WIRE: "pass"})
+    line = json.loads((good / "records.jsonl").read_text().splitlines()[0])
+    with (good / "records.jsonl").open("a") as out:
+        out.write(json.dumps({**line, "cell_id": line["cell_id"].replace("2.4", "2.5"), "kip": "../x"}) + "\n")
+        out.write(json.dumps({**line, "documented": "hostile"}) + "\n")
+        out.write(json.dumps({**line, "api": 123}) + "\n")
+        out.write("[" * 50_000 + "\n")
+        out.write("-----BEGIN PRIVATE KEY-----\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYSPARK")}
+
+    def kc(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([kcompat, "history", *args], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=600, check=False, env=env)
+
+    first = kc("ingest", "runs/good", "--store", "store")
+    assert first.returncode == 0, first.stderr
+    assert "Traceback" not in first.stderr
+    assert "run good: 2 records, 5 quarantined (malformed 5)" in first.stdout, first.stdout
+    versions = log_files(tmp_path / "store")
+    again = kc("ingest", "runs/good", "--store", "store")
+    assert again.returncode == 0 and "0 rows added, 0 changed" in again.stdout, again.stdout + again.stderr
+    assert log_files(tmp_path / "store") == versions
+    report = kc("report", "--store", "store", "--out", "out")
+    assert report.returncode == 0, report.stderr
+    written = [p for p in tmp_path.rglob("*") if p.is_file() and not p.is_relative_to(tmp_path / "store")
+               and not p.is_relative_to(runs)]
+    assert written and all(p.is_relative_to(tmp_path / "out") for p in written), written
+    import pyarrow.parquet as pq
+
+    stored = [row for p in (tmp_path / "store" / "quarantine").rglob("*.parquet")
+              for row in pq.read_table(p).to_pylist()]
+    assert len(stored) == 5 and not any("PRIVATE" in json.dumps(row, default=str) for row in stored)
+    assert all(row["text"].startswith("sha256:") for row in stored)

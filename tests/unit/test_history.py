@@ -337,3 +337,59 @@ def test_a_table_another_ingest_is_still_creating_is_retried_and_other_errors_ar
     with pytest.raises(RuntimeError, match="PARSE_SYNTAX_ERROR"):
         with_retry(broken)
     assert len(attempts) == 1
+
+
+def test_hostile_lines_are_quarantined_by_digest_never_by_their_bytes(tmp_path: Path) -> None:
+    path = run_dir(tmp_path, "r", 3, {JAVA: "pass", WIRE: "pass"})
+    secret = b"-----BEGIN PRIVATE KEY----- MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"
+    good = json.loads((path / "records.jsonl").read_text().splitlines()[0])
+    with (path / "records.jsonl").open("ab") as out:
+        out.write(secret + b"\n" + json.dumps({**good, "kip": "../x"}).encode() + b"\n"
+                  + json.dumps({**good, "documented": "hostile"}).encode() + b"\n"
+                  + json.dumps({**good, "api": 123}).encode() + b"\n" + b"[" * 100_000 + b"\n")
+    parsed = parse_run_dir(path)
+    assert len(parsed.rows) == len((path / "records.jsonl").read_text().splitlines()) - 5
+    assert [q["kind"] for q in parsed.quarantine] == ["malformed"] * 5
+    assert all(re.fullmatch(r"sha256:[0-9a-f]{16} \(\d+ bytes\)", q["text"]) for q in parsed.quarantine)
+    assert "PRIVATE" not in json.dumps(parsed.quarantine)
+    reasons = [q["reason"] for q in parsed.quarantine]
+    assert "kip" in reasons[1] and "documented" in reasons[2] and "api is 123" in reasons[3]
+    assert "nested" in reasons[4]
+
+
+def test_a_records_file_linked_from_outside_its_run_is_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "secret.jsonl"
+    outside.write_text("id_rsa\n")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "records.jsonl").symlink_to(outside)
+    with pytest.raises(RunDirError, match="is a link to .*secret.jsonl, outside its directory; not followed"):
+        ingest_sources(run)
+    junit_dir = tmp_path / "junit"
+    junit_dir.mkdir()
+    (junit_dir / "junit-x.xml").symlink_to(outside)
+    with pytest.raises(RunDirError, match="outside its directory"):
+        ingest_sources(junit_dir)
+    inside = run_dir(tmp_path, "ok", 1, {JAVA: "pass"})
+    (inside / "records.jsonl").rename(inside / "kept.jsonl")
+    (inside / "records.jsonl").symlink_to(inside / "kept.jsonl")  # a link inside the run is the run's own file
+    assert ingest_sources(inside) == [inside / "records.jsonl"]
+
+
+def test_a_report_over_poisoned_rows_writes_nothing_outside_and_does_not_die(tmp_path: Path) -> None:
+    """Rows a store took before ingest validated records: a kip that climbs out, unreadable JSON."""
+    from reports.history.engine import DuckDBEngine
+
+    rows = [row for d in nightly(tmp_path / "runs") for row in parse_run_dir(d).rows]
+    rows[0] = {**rows[0], "kip": "../../escaped", "documented": "hostile"}
+    rows[1] = {**rows[1], "kip": str(tmp_path / "abs"), "record": "{not json"}
+    rows[2] = {**rows[2], "documented": "[1, 2]"}
+    path = tmp_path / "poisoned.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    result = reporting.compute(DuckDBEngine([str(path)]))
+    out = tmp_path / "deep" / "out"
+    written = reporting.write(result, out)
+    assert all(p.resolve().is_relative_to(out.resolve()) for p in written)
+    assert not list(tmp_path.glob("escaped*")) and not list(tmp_path.glob("abs*"))
+    assert not list((tmp_path / "deep").glob("escaped*"))
+    assert set(result.kips) <= {"KIP-140", "KIP-525"}
