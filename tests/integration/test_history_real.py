@@ -27,7 +27,9 @@ pytest.importorskip("pyspark")
 pytest.importorskip("delta")
 pytestmark = pytest.mark.timeout(900)
 
-KCOMPAT = [sys.executable, "-c", "from harness.cli import run; run()"]
+from tests.console import KCOMPAT as CONSOLE_SCRIPT  # noqa: E402
+
+KCOMPAT = [CONSOLE_SCRIPT]  # the installed console script, as users type it
 CONFIGS_RETURNED = ("KIP-525/create-returns-configs", "KIP-525/validate-only-returns-configs")
 REVISED = "KIP-525/config-entries-read-only-and-sensitive"
 # The wire probe's pinned cells (wire@v4, wire@v5) are left out: the KIP table keys a client by kind and

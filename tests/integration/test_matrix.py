@@ -22,7 +22,9 @@ from harness.records import RECORDS_FILE, Record, read_records
 
 pytestmark = pytest.mark.timeout(1800)  # the module's run (a fixture) boots ten clusters
 
-KCOMPAT = [sys.executable, "-c", "from harness.cli import run; run()"]
+from tests.console import KCOMPAT as CONSOLE_SCRIPT  # noqa: E402
+
+KCOMPAT = [CONSOLE_SCRIPT]  # the installed console script, as users type it
 BROKERS = "2.3,2.5,2.6,3.9,4.4"
 CLIENTS = "wire,confluent,java:2.3.1,java:4.4.0"
 

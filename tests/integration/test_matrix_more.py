@@ -21,7 +21,9 @@ from harness.records import RECORDS_FILE, Record, read_records
 
 pytestmark = pytest.mark.timeout(1200)  # one run (a fixture) boots 14 clusters: ~3 minutes at -n 2
 
-KCOMPAT = [sys.executable, "-c", "from harness.cli import run; run()"]
+from tests.console import KCOMPAT as CONSOLE_SCRIPT  # noqa: E402
+
+KCOMPAT = [CONSOLE_SCRIPT]  # the installed console script, as users type it
 
 BROKERS = "0.11,1.1,2.8,3.9,4.4"
 CLIENTS = "wire,confluent,java:2.3.1,java:4.4.0"

@@ -1,0 +1,21 @@
+"""The installed ``kcompat`` console script, as a user types it: tests of documented commands go through here.
+
+A subprocess of the venv's entry point (``<venv>/bin/kcompat``), never click's runner on an inner group:
+``kcompat history ingest`` once crashed on every call while every test that called the group passed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+KCOMPAT = str(Path(sys.executable).parent / "kcompat")
+
+
+def kcompat(*args: str, timeout: float = 600, cwd: Path | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``kcompat ARGS`` to the end (bounded), with its output captured as text."""
+    return subprocess.run([KCOMPAT, *args], capture_output=True, text=True, timeout=timeout, check=False, cwd=cwd,
+                          env=env if env is not None else dict(os.environ))

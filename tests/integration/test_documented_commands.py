@@ -1,0 +1,113 @@
+"""The README's and docs/' commands that no other test runs, as a user types them: the console script.
+
+tests/unit/test_documented_commands.py maps every documented command to the test that runs it; these
+are the ones that live nowhere else (the broker, client and image nouns, ``up`` and ``repro --keep``
+until Ctrl-C, the main job's script).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.reaper import labelled_processes
+from tests.console import KCOMPAT, kcompat
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.timeout(900)
+
+
+def _ok(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    assert "Traceback" not in done.stderr
+    return done.stdout
+
+
+def test_the_broker_nouns(tmp_path: Path) -> None:
+    listed = _ok(kcompat("brokers", "list"))
+    assert "3.9" in listed and "4.4" in listed
+    _ok(kcompat("brokers", "fetch", "3.9", "4.4"))
+    probe = json.loads(_ok(kcompat("brokers", "probe", "4.4", "--json", timeout=300)))
+    assert probe["version"] == "4.4.0" and {"ApiVersions", "CreateTopics"} <= {a["name"] for a in probe["api_versions"]}
+    offline = json.loads(_ok(kcompat("--offline", "brokers", "probe", "3.9", "--json", timeout=300)))
+    assert offline["version"] == "3.9.2"
+    _ok(kcompat("brokers", "reap"))
+    drift = kcompat("brokers", "check-catalog", timeout=300)  # asks Maven Central: current (0) or drift (1)
+    assert drift.returncode in (0, 1) and "Traceback" not in drift.stderr, drift.stderr
+    assert drift.stdout.strip(), "check-catalog says nothing"
+
+
+def _until_ctrl_c(args: list[str], ready: str, timeout: float = 300) -> tuple[int, str]:
+    """Start ``kcompat ARGS``, wait for ``ready`` in its output, press Ctrl-C; (exit code, output)."""
+    process = subprocess.Popen([KCOMPAT, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    seen, deadline = "", time.monotonic() + timeout
+    try:
+        while ready not in seen:
+            left = deadline - time.monotonic()
+            if left <= 0 or process.poll() is not None:
+                pytest.fail(f"`kcompat {' '.join(args)}` never said {ready!r}: {seen[-2000:]}")
+            if select.select([process.stdout], [], [], min(left, 1.0))[0]:
+                seen += process.stdout.readline()
+        process.send_signal(signal.SIGINT)
+        rest, _ = process.communicate(timeout=120)
+        return process.returncode, seen + rest
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("args", [["4.4", "--nodes", "3"], ["2.8", "--mode", "zk", "--sasl", "--user", "alice:secret"]],
+                         ids=["three-nodes", "sasl"])
+def test_brokers_up_until_ctrl_c(args: list[str]) -> None:
+    before = {p.pid for p in labelled_processes()}
+    code, output = _until_ctrl_c(["brokers", "up", *args], "admin tools")
+    assert code == 130, output
+    assert "127.0.0.1:" in output and "secret" not in output
+    time.sleep(1)
+    assert not [p for p in labelled_processes() if p.pid not in before], "up left a JVM running"
+
+
+def test_clients_survey_table_and_records() -> None:
+    table = _ok(kcompat("clients", "survey", "3.9", timeout=600))
+    assert "CreateTopics" in table
+    records = [json.loads(line) for line in _ok(kcompat("clients", "survey", "4.4", "--client", "java:4.4.0",
+                                                       "--json", timeout=600)).splitlines()
+               if line.startswith("{")]
+    assert records and all((r["client"], r["client_version"]) == ("java", "4.4.0") for r in records)
+
+
+def test_repro_keep_keeps_the_cluster_until_ctrl_c(tmp_path: Path) -> None:
+    cell = "KIP-525/create-returns-configs[4.4.0-kraft|wire]"
+    code, output = _until_ctrl_c(["repro", cell, "--keep", "--out", str(tmp_path / "r")], "127.0.0.1:", timeout=400)
+    assert code == 130, output
+
+
+def test_the_main_job_on_a_slice_ends_with_its_page(tmp_path: Path) -> None:
+    out = tmp_path / "main"
+    done = subprocess.run(["bash", "scripts/main.sh", "--brokers", "4.4", "--clients", "wire", "--kip", "KIP-569"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=900, check=False,
+                          env={**os.environ, "KCOMPAT_OUT": str(out)})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    last = done.stdout.strip().splitlines()[-1]
+    assert last == f"matrix page: {out / 'page' / 'index.html'}", last
+    assert (out / "page" / "index.html").is_file()
+
+
+@pytest.mark.container
+def test_images_and_a_broker_in_a_container() -> None:
+    plan = _ok(kcompat("images", "build", "--plan", "3.9"))
+    assert "3.9" in plan
+    _ok(kcompat("images", "build", "2.8", timeout=900))
+    assert "2.8" in _ok(kcompat("images", "list"))
+    code, output = _until_ctrl_c(["--provider", "container", "brokers", "up", "2.8", "--mode", "zk"],
+                                 "admin tools", timeout=400)
+    assert code == 130, output
