@@ -11,15 +11,9 @@ CreateTopics stops below v5).  Three claims and two brokers keep it to three clu
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 from harness.matrix.claims import claims_dir
 
@@ -27,9 +21,8 @@ pytest.importorskip("pyspark")
 pytest.importorskip("delta")
 pytestmark = pytest.mark.timeout(900)
 
-from tests.console import KCOMPAT as CONSOLE_SCRIPT  # noqa: E402
+from tests.console import kcompat  # noqa: E402
 
-KCOMPAT = [CONSOLE_SCRIPT]  # the installed console script, as users type it
 CONFIGS_RETURNED = ("KIP-525/create-returns-configs", "KIP-525/validate-only-returns-configs")
 REVISED = "KIP-525/config-entries-read-only-and-sensitive"
 # The wire probe's pinned cells (wire@v4, wire@v5) are left out: the KIP table keys a client by kind and
@@ -41,32 +34,20 @@ AFTER = 'observe = { entry_fields = { contains = ["sensitive", "sensitivity"] } 
 """The revision: the claim now documents a field no broker sends, so 2.4 x java reads as a deviation."""
 
 
-@pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    from reports.history import spark as sparking
-
-    session = sparking.start()
-    yield session
-    session.stop()
-
-
 def kcompat_run(*args: str) -> str:
-    done = subprocess.run([*KCOMPAT, "run", "--kip", "KIP-525", "-k", CLAIMS, "--quiet", *args],
-                          capture_output=True, text=True, timeout=600, check=False)
+    done = kcompat("run", "--kip", "KIP-525", "-k", CLAIMS, "--quiet", *args)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     out = Path(args[args.index("--out") + 1])
     return str(json.loads((out / "run.json").read_text())["run_id"])
 
 
-def history(*args: str) -> Result:
-    from reports.history.cli import history as command
-
-    result = CliRunner().invoke(command, list(args))
-    assert result.exit_code == 0, result.output
-    return result
+def history(*args: str) -> None:
+    """``kcompat history ARGS`` as typed: the console script (its own Spark session, as a user's)."""
+    done = kcompat("history", *args, timeout=900)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stdout[-3000:] + done.stderr[-3000:]
 
 
-def test_one_revised_claim_is_one_regression_and_the_kip_table_is_rebuilt(spark: Any, tmp_path: Path) -> None:
+def test_one_revised_claim_is_one_regression_and_the_kip_table_is_rebuilt(tmp_path: Path) -> None:
     book = tmp_path / "claims"
     book.mkdir()
     original = (claims_dir() / "KIP-525.toml").read_text()
