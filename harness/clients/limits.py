@@ -176,7 +176,7 @@ def measure(ref: ClientRef, config: HarnessConfig, python: Path | str) -> Client
         raise HarnessError(f"measuring {ref}'s limits failed (exit {done.returncode}): {last[0]}", log=log)
     try:
         limits = ClientLimits.from_json(json.loads(lines[-1], parse_constant=_no_constant), str(log))
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise HarnessError(f"measuring {ref}'s limits printed no limits ({exc})", log=log) from exc
     path = _cache(config) / f"{_slug(ref)}.json"
     path.write_text(json.dumps(limits.as_json(), indent=1) + "\n")
@@ -203,7 +203,7 @@ def cached(ref: ClientRef, config: HarnessConfig) -> ClientLimits | None:
     try:
         return ClientLimits.from_json(json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant),
                                       str(path))
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None  # a broken cache entry is measured again, never trusted
 
 
@@ -217,7 +217,7 @@ def checked_in() -> dict[str, ClientLimits]:
             where = f"harness/clients/{TABLE}:{number}"
             try:
                 limits = ClientLimits.from_json(json.loads(line, parse_constant=_no_constant), where)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 raise ConfigError(str(exc) if isinstance(exc, ConfigError) else f"{where}: {exc}") from None
             table[limits.ref] = limits
     return table
