@@ -73,29 +73,12 @@ class JavaClientRelease:
     reason: str
 
 
-@dataclass(frozen=True)
-class ConfluentLimits:
-    """The newest request version per API that confluent-kafka releases from ``since`` on send."""
-
-    since: KafkaVersion
-    max_versions: dict[str, int]
-    source: str
-
-
 class Catalog:
-    def __init__(self, lines: list[BrokerLine], java_clients: list[JavaClientRelease] | None = None,
-                 confluent: list[ConfluentLimits] | None = None):
+    def __init__(self, lines: list[BrokerLine], java_clients: list[JavaClientRelease] | None = None):
         self.lines: tuple[BrokerLine, ...] = tuple(sorted(lines, key=lambda entry: entry.line))
         self.java_clients: tuple[JavaClientRelease, ...] = tuple(sorted(java_clients or [],
                                                                         key=lambda c: c.version))
-        self.confluent: tuple[ConfluentLimits, ...] = tuple(sorted(confluent or [], key=lambda c: c.since))
         self._by_line = {entry.line.line: entry for entry in self.lines}
-
-    def confluent_max_version(self, release: str, api: str) -> int | None:
-        """The newest ``api`` request a confluent-kafka release sends, or None when the catalog doesn't say."""
-        version = KafkaVersion.parse(release)
-        applicable = [c for c in self.confluent if c.since <= version]
-        return applicable[-1].max_versions.get(api) if applicable else None
 
     def __iter__(self) -> Iterator[BrokerLine]:
         return iter(self.lines)
@@ -151,6 +134,4 @@ def load_catalog() -> Catalog:
     text = resources.files("harness").joinpath("catalog.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     clients = [JavaClientRelease(KafkaVersion.parse(raw["version"]), raw["reason"]) for raw in data.get("java_client", ())]
-    confluent = [ConfluentLimits(KafkaVersion.parse(raw["since"]), dict(raw["max_versions"]), raw["source"])
-                 for raw in data.get("confluent_client", ())]
-    return Catalog([_line_from_toml(raw) for raw in data["line"]], clients, confluent)
+    return Catalog([_line_from_toml(raw) for raw in data["line"]], clients)

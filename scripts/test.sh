@@ -5,7 +5,9 @@
 #   2. every test that boots through the plugin's provider (marker `provider`:
 #      boot, 3-node, SASL/ACLs, plug-ins, clients; ZooKeeper-era 0.11/2.8/3.9
 #      and KRaft 3.9/4.4) again with brokers in Docker containers;
-#   3. the confluent-kafka axis through tox for the oldest and newest lines.
+#   3. the confluent-kafka axis through tox for the oldest and newest lines (a tox
+#      env costs ~107 s); every line is measured against the stub broker and the
+#      lines between judge KIP-142's cells in step 1 (tests/integration/test_limits.py).
 # A Docker engine is installed and started when missing (scripts/docker.sh);
 # when none can be had the container tests fail and say why, never skip.
 # Exit code 5 (no tests collected) is a failure, not a pass.  With arguments,

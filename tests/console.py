@@ -19,3 +19,10 @@ def kcompat(*args: str, timeout: float = 600, cwd: Path | None = None,
     """Run ``kcompat ARGS`` to the end (bounded), with its output captured as text."""
     return subprocess.run([KCOMPAT, *args], capture_output=True, text=True, timeout=timeout, check=False, cwd=cwd,
                           env=env if env is not None else dict(os.environ))
+
+
+def ok(done: subprocess.CompletedProcess[str]) -> str:
+    """The output of a command that must succeed without a traceback; else the assertion shows its ends."""
+    assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    assert "Traceback" not in done.stderr
+    return done.stdout

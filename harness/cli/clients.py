@@ -12,6 +12,8 @@ from ..artifacts import ArtifactStore
 from ..catalog import Mode, load_catalog
 from ..clients import Endpoint, NewTopic, client_for, parse_clients
 from ..clients.java import close_sidecars
+from ..clients.limits import MEASURED, measure, python_for
+from ..errors import ConfigError
 from ..providers import reap_orphans
 from ..spec import ClusterSpec
 from ..survey import SURVEY_OPERATIONS, cell_summary, client_cells, default_clients
@@ -61,4 +63,32 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
     finally:
         close_sidecars()
     if not as_json:
+        show(table)
+
+
+@clients.command("limits")
+@click.argument("refs", nargs=-1, required=True, metavar="confluent[:RELEASE]...")
+@click.option("--json", "as_json", is_flag=True, help="One JSON line per release (the lines of harness/clients/"
+                                                       "limits.jsonl) instead of the table.")
+@click.pass_context
+def clients_limits(ctx: click.Context, refs: tuple[str, ...], as_json: bool) -> None:
+    """Measure the newest request version per API a client release sends, against a stub broker on
+    loopback that offers every version; cached per release and used by the matrix."""
+    config = harness_config(ctx)
+    parsed = [ref.resolved() for ref in parse_clients(refs)]  # checked before anything is installed
+    for ref in parsed:
+        if ref.kind not in MEASURED:
+            raise ConfigError(f"{ref}: only {', '.join(MEASURED)} is measured; the other kinds state their own "
+                              "limits (kio's schemas, kafka-clients' ApiKeys)")
+    for ref in parsed:
+        log = config.cache_dir / "client-limits" / f"{ref.kind}-{ref.version}.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        limits = measure(ref, config, python_for(ref, config, log))
+        if as_json:
+            click.echo(json.dumps(limits.as_json()))
+            continue
+        table = Table("API", "newest version sent",
+                      title=f"{limits.ref}, measured {limits.measured_at}", caption=limits.how)
+        for api, version in sorted(limits.newest.items()):
+            table.add_row(api, f"v{version}")
         show(table)

@@ -18,7 +18,6 @@ import re
 import shlex
 import shutil
 import signal
-import site
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -33,6 +32,7 @@ import psutil
 from ..catalog import load_catalog
 from ..central import check_client_release
 from ..clients.ref import ClientRef, installed_confluent
+from ..clients.venv import confluent_venv
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..records import ACCEPTED, DOCUMENT_ID, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
@@ -41,7 +41,6 @@ from .claims import claim_files, claims_digest, claims_dir, load_claim_book, sce
 from .plan import PlannedCell, Selection, client_refs, plan
 from .summary import summary_lines
 
-VENV_INSTALL_TIMEOUT = 600.0
 CHILD_GRACE = 60.0
 """Seconds a pytest child gets to tear its clusters down after Ctrl-C before it is killed."""
 Echo = Callable[[str], None]
@@ -181,38 +180,6 @@ def _groups(cells: Sequence[PlannedCell]) -> dict[str | None, list[PlannedCell]]
         key = cell.client.version if cell.client.kind == "confluent" and cell.client.version != installed else None
         groups.setdefault(key, []).append(cell)
     return groups
-
-
-def confluent_venv(release: str, config: HarnessConfig, log: Path) -> Path:
-    """A venv with confluent-kafka ``release`` that sees this installation's packages behind its own.
-
-    Its own site-packages comes first on sys.path, so its confluent_kafka wins; a
-    ``.pth`` line adds this Python's site-packages (and their own .pth files, such
-    as an editable install of kcompat) after it for everything else.
-    """
-    venv = config.cache_dir / "venvs" / f"confluent-kafka-{release}"
-    python = venv / "bin" / "python"
-    marker = venv / ".kcompat-ready"
-    if marker.is_file():
-        return python
-    if config.offline:
-        raise HarnessError(f"--offline: no venv for confluent-kafka {release} in the cache ({venv})")
-    with log.open("ab") as out:
-        try:
-            subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], stdout=out, stderr=out, check=True,
-                           timeout=120)
-            subprocess.run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "--quiet",
-                            f"confluent-kafka=={release}"], stdout=out, stderr=out, check=True,
-                           timeout=VENV_INSTALL_TIMEOUT)
-        except (OSError, subprocess.SubprocessError) as exc:
-            raise HarnessError(f"could not install confluent-kafka {release} into {venv} ({exc})", log=log) from exc
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True, timeout=60).stdout.strip()
-    ours = [p for p in site.getsitepackages() if Path(p).is_dir()]
-    (Path(purelib) / "kcompat-host.pth").write_text(
-        "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in ours) + "\n")
-    marker.write_text(release + "\n")
-    return python
 
 
 def _pytest(python: Path | str, options: RunOptions, clients: Sequence[str], log: Path, echo: Echo | None) -> int:

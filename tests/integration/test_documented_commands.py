@@ -19,15 +19,10 @@ import pytest
 
 from harness.reaper import labelled_processes
 from tests.console import KCOMPAT, kcompat
+from tests.console import ok as _ok
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.timeout(900)
-
-
-def _ok(done: subprocess.CompletedProcess[str]) -> str:
-    assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
-    assert "Traceback" not in done.stderr
-    return done.stdout
 
 
 def test_the_broker_nouns(tmp_path: Path) -> None:

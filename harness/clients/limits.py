@@ -1,0 +1,303 @@
+"""Client limits, one source for every kind: the newest (and, where the client can say, oldest) request
+version of each API a client release sends.
+
+Each kind says it the way it can (``SOURCES``): the wire probe's are kio's
+schemas; kafka-clients answers ``ApiKeys.latestVersion()`` in the sidecar;
+a library that can't be asked (librdkafka) is *measured*: the release, in a
+Python that has it, makes every admin call kcompat makes against a stub
+broker on loopback that advertises every version of every API kio knows,
+and the stub records each request's version.  Where a client reaches the
+stub's ceiling (kio knows Metadata up to v12, Kafka 4 has v13), a second
+pass advertises that API open-ended and records the first request of it,
+without answering.  A measurement is cached per kind and release under the
+cache dir, with its date and how; ``limits.jsonl`` beside this module holds
+the measurements checked in (``kcompat clients limits REF --json`` writes
+its lines), read when the cache has none.  Nothing here is typed by hand.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from kio.schema.index import api_key_map
+
+from ..config import HarnessConfig
+from ..errors import ConfigError, HarnessError
+from ..protocol import api_name, client_versions
+from .base import AclSpec, AdminClient, ConfigTarget, Endpoint, NewPartitions, NewTopic
+from .ref import ClientRef, installed_confluent
+
+TABLE = "limits.jsonl"
+MEASURED = ("confluent",)
+"""Kinds whose limits are measured (the others state their own); ``kcompat clients limits`` takes these."""
+MEASURE_TIMEOUT = 300.0
+"""Seconds one measurement may take (a client's admin calls against the stub take a few)."""
+CEILING_WAIT = 15.0
+"""Seconds the open-ended pass waits for a client's first request of each API it reached the ceiling of."""
+OPEN_ENDED = range(0, 32768)
+TOPIC = "kcompat-limits"
+CALL_APIS = frozenset({"CreateTopics", "CreatePartitions", "DescribeConfigs", "Metadata", "CreateAcls",
+                       "DescribeTopicPartitions"})
+"""The APIs ``exercise``'s calls are made of: the ones the open-ended pass looks beyond the ceiling for
+(a client's other requests, such as telemetry, are recorded as the first pass saw them)."""
+_API_NAMES = {key: name for key in api_key_map if (name := api_name(key)) is not None}
+
+
+@dataclass(frozen=True)
+class ClientLimits:
+    """What one client release can send, by API name (``CreateTopics``), and where that was learnt."""
+
+    kind: str
+    release: str
+    newest: Mapping[str, int]
+    oldest: Mapping[str, int] = field(default_factory=dict)
+    measured_at: str | None = None
+    """UTC date of a measurement; None for limits the client states itself (kio, kafka-clients)."""
+    how: str = ""
+
+    @property
+    def ref(self) -> str:
+        return f"{self.kind}:{self.release}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "release": self.release, "newest": dict(sorted(self.newest.items())),
+                "oldest": dict(sorted(self.oldest.items())), "measured_at": self.measured_at, "how": self.how}
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> ClientLimits:
+        """Strictly: a wrong type anywhere is one line naming ``where``, never a half-read table."""
+        if not isinstance(data, dict):
+            raise ConfigError(f"{where}: a client-limits entry is a JSON object, not {type(data).__name__}")
+        text = {k: data.get(k) for k in ("kind", "release", "how")}
+        if not all(isinstance(v, str) for v in text.values()) or not isinstance(data.get("measured_at"),
+                                                                                 (str, type(None))):
+            raise ConfigError(f"{where}: kind, release and how are strings, measured_at a string or null")
+        maps = {k: data.get(k, {}) for k in ("newest", "oldest")}
+        for key, versions in maps.items():
+            if not isinstance(versions, dict) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 32768 for v in versions.values()):
+                raise ConfigError(f"{where}: {key} maps API names to request versions (0 to 32767)")
+        return cls(str(text["kind"]), str(text["release"]), maps["newest"], maps["oldest"],
+                   data.get("measured_at"), str(text["how"]))
+
+
+def exercise(admin: AdminClient) -> None:
+    """Every neutral admin operation once, as kcompat's probes make them (results are not the point)."""
+    admin.create_topics([NewTopic(TOPIC, 1, 1, configs={"cleanup.policy": "compact"})], validate_only=True)
+    admin.create_topics([NewTopic(TOPIC, 1, 1)])
+    admin.create_partitions([NewPartitions(TOPIC, 2)], validate_only=True)
+    admin.describe_configs([ConfigTarget("topic", TOPIC)], include_synonyms=True, include_documentation=True)
+    admin.list_topics()
+    admin.describe_topics([TOPIC])
+    admin.create_acls([AclSpec("topic", TOPIC, "User:kcompat", "READ")])
+
+
+def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
+    """Measure the release this Python has (the caller makes sure it is ``ref``'s); leaves threads behind
+    when a client hangs on the open-ended pass, so ``python -m harness.clients.limits`` runs it and exits."""
+    from ..recorder import StubBroker, advertised
+    from . import client_for
+
+    apis = advertised()
+    with StubBroker(apis) as stub:
+        admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
+        try:
+            exercise(admin)
+        finally:
+            admin.close()
+        sent = stub.recording.versions()
+        problems = stub.recording.problems
+    if problems:
+        raise HarnessError(f"{ref} against the stub broker: {problems[0]}")
+    newest = {name: versions[-1] for name, versions in sent.items()}
+    capped = {key for key, name in _API_NAMES.items()
+              if name in CALL_APIS and name in newest and newest[name] == apis[key][-1]}
+    beyond = _beyond_ceiling(ref, config, apis, capped) if capped else {}
+    newest.update(beyond)
+    version = admin.version
+    under = getattr(admin, "librdkafka_version", None)
+    client = f"{ref.kind} {version}" + (f" (librdkafka {under})" if under else "")
+    how = (f"stub broker advertising kio's versions{_open_note(capped, beyond)}; {client} made "
+           "every admin call of harness.clients.limits.exercise; the newest version each request header carried")
+    return ClientLimits(ref.kind, version, newest, {}, datetime.datetime.now(datetime.UTC).date().isoformat(), how)
+
+
+def _open_note(capped: set[int], beyond: Mapping[str, int]) -> str:
+    if not capped:
+        return ""
+    names = sorted(_API_NAMES[k] for k in capped)
+    unseen = [n for n in names if n not in beyond]
+    note = f" (then {', '.join(names)} open-ended"
+    return note + (f"; {', '.join(unseen)} not sent then: at least the version above)" if unseen else ")")
+
+
+def _beyond_ceiling(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], capped: set[int]) \
+        -> dict[str, int]:
+    """The version a client sends of each capped API when the stub offers any (an API it did not send in
+    ``CEILING_WAIT`` is left out); a request kio can't decode is not answered, so the calls in flight are
+    left to time out in their thread."""
+    from ..recorder import StubBroker
+    from . import client_for
+
+    with StubBroker({**apis, **{key: OPEN_ENDED for key in capped}}) as stub:
+        admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
+        threading.Thread(target=exercise, args=(admin,), daemon=True, name="kcompat-limits-open").start()
+        missing = stub.recording.wait_for(capped, CEILING_WAIT)
+        sent = stub.recording.versions()
+    return {_API_NAMES[key]: sent[_API_NAMES[key]][-1] for key in capped - missing}
+
+
+def measure(ref: ClientRef, config: HarnessConfig, python: Path | str) -> ClientLimits:
+    """Measure ``ref`` in a child ``python`` that has it (this one, or its release's venv), bounded."""
+    log = _cache(config) / f"{_slug(ref)}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    command = [str(python), "-P", "-m", "harness.clients.limits", str(ref), str(config.cache_dir)]
+    with log.open("wb") as errors:
+        try:
+            done = subprocess.run(command, stdout=subprocess.PIPE, stderr=errors, timeout=MEASURE_TIMEOUT,
+                                  check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise HarnessError(f"measuring {ref}'s limits failed ({exc})", log=log) from exc
+    lines = done.stdout.decode(errors="replace").strip().splitlines()
+    if done.returncode != 0 or not lines:
+        last = log.read_text(errors="replace").strip().splitlines()[-1:] or ["no output"]
+        raise HarnessError(f"measuring {ref}'s limits failed (exit {done.returncode}): {last[0]}", log=log)
+    try:
+        limits = ClientLimits.from_json(json.loads(lines[-1], parse_constant=_no_constant), str(log))
+    except (ValueError, RecursionError) as exc:
+        raise HarnessError(f"measuring {ref}'s limits printed no limits ({exc})", log=log) from exc
+    path = _cache(config) / f"{_slug(ref)}.json"
+    path.write_text(json.dumps(limits.as_json(), indent=1) + "\n")
+    return limits
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a request version")
+
+
+def _cache(config: HarnessConfig) -> Path:
+    return config.cache_dir / "client-limits"
+
+
+def _slug(ref: ClientRef) -> str:
+    assert ref.version is not None and re.fullmatch(r"[\d.]+", ref.version), ref  # ClientRef.parse checked it
+    return f"{ref.kind}-{ref.version}"
+
+
+def cached(ref: ClientRef, config: HarnessConfig) -> ClientLimits | None:
+    path = _cache(config) / f"{_slug(ref)}.json"
+    if not path.is_file():
+        return None
+    try:
+        return ClientLimits.from_json(json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant),
+                                      str(path))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None  # a broken cache entry is measured again, never trusted
+
+
+@functools.cache
+def checked_in() -> dict[str, ClientLimits]:
+    """The measurements checked in beside this module, by reference (``confluent:2.12.2``)."""
+    text = resources.files("harness.clients").joinpath(TABLE).read_text(encoding="utf-8")
+    table: dict[str, ClientLimits] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            where = f"harness/clients/{TABLE}:{number}"
+            try:
+                limits = ClientLimits.from_json(json.loads(line, parse_constant=_no_constant), where)
+            except (ValueError, RecursionError) as exc:
+                raise ConfigError(str(exc) if isinstance(exc, ConfigError) else f"{where}: {exc}") from None
+            table[limits.ref] = limits
+    return table
+
+
+def python_for(ref: ClientRef, config: HarnessConfig, log: Path) -> str:
+    """The Python that has ``ref``: this one for the installed confluent-kafka, else its release's venv."""
+    from .venv import confluent_venv
+
+    if ref.kind != "confluent":
+        return sys.executable
+    try:
+        if ref.version == installed_confluent():
+            return sys.executable
+    except ConfigError:
+        pass
+    assert ref.version is not None
+    return str(confluent_venv(ref.version, config, log))
+
+
+def measured(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
+    """The cache's measurement, else the checked-in one, else measured now in this Python (which has it)."""
+    return cached(ref, config) or checked_in().get(str(ref)) or measure(ref, config, sys.executable)
+
+
+def _wire(client: AdminClient, ref: ClientRef, config: HarnessConfig) -> ClientLimits:
+    ranges = {name: versions for key, name in _API_NAMES.items() if (versions := client_versions(key))}
+    return ClientLimits("wire", client.version, {n: r[-1] for n, r in ranges.items()},
+                        {n: r[0] for n, r in ranges.items()}, None, "kio's request schemas")
+
+
+def api_constant(api: str) -> str:
+    """``CreateTopics`` -> ``CREATE_TOPICS`` (Java's ApiKeys name)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", api).upper()
+
+
+def _java(client: AdminClient, ref: ClientRef, config: HarnessConfig) -> ClientLimits:
+    from .java import JavaClient
+
+    assert isinstance(client, JavaClient)
+    newest, oldest = client.client_api_versions(), client.client_oldest_versions()
+    by_constant = {api_constant(name): name for name in _API_NAMES.values()}
+    return ClientLimits("java", client.version, {by_constant[c]: v for c, v in newest.items() if c in by_constant},
+                        {by_constant[c]: v for c, v in oldest.items() if c in by_constant}, None,
+                        "kafka-clients' ApiKeys latestVersion() and oldestVersion(), asked in the sidecar")
+
+
+def _confluent(client: AdminClient, ref: ClientRef, config: HarnessConfig) -> ClientLimits:
+    return measured(ClientRef("confluent", client.version), config)
+
+
+SOURCES: dict[str, Callable[[AdminClient, ClientRef, HarnessConfig], ClientLimits]] = {
+    "wire": _wire, "java": _java, "confluent": _confluent,
+}
+"""Client kind -> where its limits come from.  A new kind that can't state its own limits plugs in
+``_confluent``'s way: ``measured`` works for any kind ``client_for`` can make."""
+
+_KNOWN: dict[tuple[str, str], ClientLimits] = {}
+
+
+def limits_of(client: AdminClient, ref: ClientRef, config: HarnessConfig) -> ClientLimits:
+    """The limits of the client release behind ``client``, asked once per process."""
+    key = (ref.kind, client.version)
+    if key not in _KNOWN:
+        _KNOWN[key] = SOURCES[ref.kind](client, ref, config)
+    return _KNOWN[key]
+
+
+def _main(argv: list[str]) -> None:
+    """``python -P -m harness.clients.limits REF CACHE_DIR``: one line of JSON, then exit at once
+    (the open-ended pass may leave a client's calls waiting in a thread)."""
+    ref = ClientRef.parse(argv[0]).resolved()
+    config = HarnessConfig.resolve(cache_dir=Path(argv[1]))
+    limits = measure_here(ref, config)
+    if ref.version is not None and limits.release != ref.version:
+        raise ConfigError(f"asked to measure {ref}, but this Python has {limits.ref}")
+    sys.stdout.write(json.dumps(limits.as_json()) + "\n")
+    sys.stdout.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1:])

@@ -1,0 +1,272 @@
+"""A stub Kafka broker on loopback that records the version of every request a client sends.
+
+A client picks each request's version as min(its newest, the broker's
+newest), so a broker that advertises every version of every API kio knows
+makes a client show its own newest.  The stub is one node that is also the
+controller; it answers Metadata with the topics asked for (one partition
+each, led by itself), and the admin calls kcompat makes (CreateTopics,
+CreatePartitions, DescribeConfigs, CreateAcls, DeleteTopics...) with success
+for each resource; any other API of a version kio knows gets its blank
+response.  A request of a version kio can't decode is recorded, then the
+connection is closed (ApiVersions gets Kafka's UNSUPPORTED_VERSION answer).
+
+Threads, not asyncio: the stub runs beside a client that blocks (librdkafka's
+calls, the sidecar's pipe).  Every socket read is bounded, ``close`` ends
+every connection, and what went wrong is kept as one line per problem.
+"""
+
+from __future__ import annotations
+
+import socket
+import socketserver
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any, Self
+
+from kio.index import load_response_schema
+from kio.schema.index import api_key_map
+
+from ..errors import HarnessError, WireError
+from ..protocol import API_VERSIONS, api_name, client_versions
+from .frames import (
+    blank,
+    decode_request,
+    encode_response,
+    frame_size,
+    has_field,
+    item_type,
+    known,
+    read_header,
+    unsupported_api_versions,
+)
+
+NODE_ID = 1
+CLUSTER_ID = "kcompat-stub"
+IDLE_TIMEOUT = 30.0
+"""A connection silent this long is closed (librdkafka's idle connections stay open until the client closes)."""
+
+
+def advertised() -> dict[int, range]:
+    """Every API kio knows, at every request version it can decode."""
+    return {key: versions for key in sorted(api_key_map) if (versions := client_versions(key))}
+
+
+class Recording:
+    """The request versions seen per API key, in arrival order; shared by every connection."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Condition()
+        self._sent: list[tuple[int, int]] = []
+        self._problems: list[str] = []
+
+    def add(self, api_key: int, version: int) -> None:
+        with self._lock:
+            self._sent.append((api_key, version))
+            self._lock.notify_all()
+
+    def wait_for(self, api_keys: set[int], timeout: float) -> set[int]:
+        """Wait (at most ``timeout`` seconds) until each API key was sent once; the keys still unseen."""
+        with self._lock:
+            self._lock.wait_for(lambda: api_keys <= {key for key, _ in self._sent}, timeout)
+            return api_keys - {key for key, _ in self._sent}
+
+    def problem(self, line: str) -> None:
+        with self._lock:
+            self._problems.append(line)
+
+    @property
+    def problems(self) -> list[str]:
+        with self._lock:
+            return list(self._problems)
+
+    def versions(self) -> dict[str, tuple[int, ...]]:
+        """API name -> the distinct versions sent, lowest first (an unknown key by its number)."""
+        with self._lock:
+            sent = list(self._sent)
+        out: dict[str, set[int]] = {}
+        for key, version in sent:
+            out.setdefault(api_name(key) or str(key), set()).add(version)
+        return {name: tuple(sorted(found)) for name, found in sorted(out.items())}
+
+
+Answer = Callable[[Any, type[Any], "StubBroker"], Any]
+
+
+def _api_versions(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    entry = item_type(schema, "api_keys")
+    keys = tuple(blank(entry, api_key=key, min_version=r[0], max_version=r[-1]) for key, r in stub.apis.items())
+    return blank(schema, api_keys=keys)
+
+
+def _metadata(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    names = [t.name for t in request.topics if t.name] if request.topics is not None else sorted(stub.topics)
+    broker = blank(item_type(schema, "brokers"), node_id=NODE_ID, host=stub.host, port=stub.port)
+    topic_type = item_type(schema, "topics")
+    partition = blank(item_type(topic_type, "partitions"), leader_id=NODE_ID, replica_nodes=(NODE_ID,),
+                      isr_nodes=(NODE_ID,))
+    topics = tuple(blank(topic_type, name=name, topic_id=uuid.uuid5(uuid.NAMESPACE_URL, name),
+                         partitions=(partition,)) for name in names)
+    return blank(schema, brokers=(broker,), cluster_id=CLUSTER_ID, controller_id=NODE_ID, topics=topics)
+
+
+def _create_topics(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    result = item_type(schema, "topics")
+    stub.topics.update(t.name for t in request.topics if not getattr(request, "validate_only", False))
+    return blank(schema, topics=tuple(
+        blank(result, name=t.name, num_partitions=max(int(t.num_partitions), 1),
+              replication_factor=max(int(t.replication_factor), 1)) for t in request.topics))
+
+
+def _create_partitions(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    result = item_type(schema, "results")
+    return blank(schema, results=tuple(blank(result, name=t.name) for t in request.topics))
+
+
+def _describe_configs(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    result = item_type(schema, "results")
+    return blank(schema, results=tuple(blank(result, resource_type=r.resource_type, resource_name=r.resource_name)
+                                       for r in request.resources))
+
+
+def _create_acls(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    return blank(schema, results=tuple(blank(item_type(schema, "results")) for _ in request.creations))
+
+
+def _delete_topics(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    names = request.topic_names if has_field(type(request), "topic_names") else tuple(t.name for t in request.topics)
+    return blank(schema, responses=tuple(blank(item_type(schema, "responses"), name=n) for n in names))
+
+
+ANSWERS: dict[str, Answer] = {
+    "ApiVersions": _api_versions, "Metadata": _metadata, "CreateTopics": _create_topics,
+    "CreatePartitions": _create_partitions, "DescribeConfigs": _describe_configs, "CreateAcls": _create_acls,
+    "DeleteTopics": _delete_topics,
+}
+"""What a client needs more than a blank answer for, by API name; every other API gets ``blank``."""
+
+
+class _Connection(socketserver.BaseRequestHandler):
+    server: _Server
+
+    def handle(self) -> None:
+        stub = self.server.stub
+        sock: socket.socket = self.request
+        sock.settimeout(IDLE_TIMEOUT)
+        stub.track(sock)
+        try:
+            while (frame := _read_frame(sock)) is not None:
+                reply = stub.answer(frame)
+                if reply is None:
+                    return
+                sock.sendall(reply)
+        except (OSError, WireError) as exc:
+            if not stub.closing:
+                stub.recording.problem(f"connection from {self.client_address[1]}: {exc}")
+        finally:
+            stub.untrack(sock)
+
+
+def _read_frame(sock: socket.socket) -> bytes | None:
+    """One request frame, or None when the client closed the connection between requests."""
+    prefix = _read_exact(sock, 4, eof_ok=True)
+    if prefix is None:
+        return None
+    body = _read_exact(sock, frame_size(prefix), eof_ok=False)
+    assert body is not None
+    return body
+
+
+def _read_exact(sock: socket.socket, count: int, *, eof_ok: bool) -> bytes | None:
+    chunks = bytearray()
+    while len(chunks) < count:
+        chunk = sock.recv(count - len(chunks))
+        if not chunk:
+            if eof_ok and not chunks:
+                return None
+            raise WireError(f"the client closed the connection mid-frame ({len(chunks)} of {count} bytes)")
+        chunks += chunk
+    return bytes(chunks)
+
+
+class _Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    stub: StubBroker
+
+
+class StubBroker:
+    """``with StubBroker() as stub:`` point a client at ``stub.bootstrap_servers``; ``stub.recording``
+    holds what it sent.  Loopback only; the port is the kernel's choice."""
+
+    def __init__(self, apis: dict[int, range] | None = None):
+        self.apis = advertised() if apis is None else apis
+        self.recording = Recording()
+        self.topics: set[str] = set()
+        self.closing = False
+        self._server = _Server(("127.0.0.1", 0), _Connection, bind_and_activate=True)
+        self._server.stub = self
+        address = self._server.server_address
+        self.host, self.port = str(address[0]), int(address[1])
+        self._sockets: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name=f"kcompat-stub-{self.port}", daemon=True)
+
+    @property
+    def bootstrap_servers(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop accepting, end every open connection, and wait (bounded) for the server thread."""
+        self.closing = True
+        if self._thread.is_alive():
+            self._server.shutdown()
+            self._thread.join(timeout=5.0)
+        self._server.server_close()
+        with self._lock:
+            for sock in self._sockets:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # already closed by the client
+        if self._thread.is_alive():
+            raise HarnessError(f"the stub broker on {self.bootstrap_servers} did not stop in 5 s")
+
+    def track(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sockets.add(sock)
+
+    def untrack(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sockets.discard(sock)
+
+    def answer(self, frame: bytes) -> bytes | None:
+        """The response frame to one request frame, or None to close the connection."""
+        header = read_header(frame)
+        self.recording.add(header.api_key, header.api_version)
+        name = api_name(header.api_key) or str(header.api_key)
+        if not known(header.api_key, header.api_version):
+            if header.api_key == API_VERSIONS:
+                return unsupported_api_versions(header.correlation_id)
+            self.recording.problem(f"{name} v{header.api_version}: no schema for it in kio; connection closed")
+            return None
+        request = decode_request(frame)
+        schema = load_response_schema(header.api_key, header.api_version)
+        respond = ANSWERS.get(name)
+        try:
+            response = blank(schema) if respond is None else respond(request, schema, self)
+        except (TypeError, ValueError, AttributeError) as exc:  # an answer this version's schema refuses
+            self.recording.problem(f"{name} v{header.api_version}: no answer ({exc}); connection closed")
+            return None
+        return encode_response(header.correlation_id, response)
+
+
+__all__ = ["Recording", "StubBroker", "advertised"]

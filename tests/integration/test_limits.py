@@ -1,0 +1,72 @@
+"""Client limits measured against the stub broker by real clients: the installed confluent-kafka through the
+documented command, every tox line's release in its own venv, and kcompat's own wire client."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from harness import HarnessConfig
+from harness.clients.limits import checked_in, measure_here
+from harness.clients.ref import ClientRef, installed_confluent
+from harness.protocol import client_versions
+from tests.console import kcompat
+from tests.console import ok as _ok
+from tests.unit.test_client_limits import _tox_lines
+
+pytestmark = pytest.mark.timeout(900)
+
+
+def test_the_installed_release_measures_as_checked_in(tmp_path: Path) -> None:
+    """`kcompat clients limits confluent --json` re-measures; the checked-in row must say the same."""
+    env = {**os.environ, "KCOMPAT_CACHE_DIR": str(tmp_path)}
+    (line,) = _ok(kcompat("clients", "limits", "confluent", "--json", env=env, timeout=300)).splitlines()
+    measured = json.loads(line)
+    release = installed_confluent()
+    assert (measured["kind"], measured["release"]) == ("confluent", release)
+    assert measured["newest"] == dict(checked_in()[f"confluent:{release}"].newest), \
+        f"re-measured confluent:{release} differs from harness/clients/limits.jsonl: update the table"
+    assert json.loads((tmp_path / "client-limits" / f"confluent-{release}.json").read_text()) == measured
+    table = _ok(kcompat("clients", "limits", "confluent", env=env, timeout=300))
+    assert f"confluent:{release}, measured" in table and "Metadata" in table
+
+
+@pytest.mark.parametrize("release", _tox_lines())
+def test_every_tox_line_measures_as_checked_in(release: str) -> None:
+    """Each confluent-kafka line of tox.ini, in its venv (the cache's, as `kcompat run` makes it)."""
+    (line,) = _ok(kcompat("clients", "limits", f"confluent:{release}", "--json", timeout=900)).splitlines()
+    measured = json.loads(line)
+    assert measured["release"] == release
+    assert measured["newest"] == dict(checked_in()[f"confluent:{release}"].newest)
+
+
+def test_refusals_are_one_line() -> None:
+    for args, says in [(("java:3.7.0",), "only confluent is measured"), (("confluent:2.x",), "is not a release"),
+                       (("nosuch",), "unknown client kind")]:
+        done = kcompat("clients", "limits", *args)
+        assert done.returncode != 0 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_kcompats_wire_client_shows_kios_newest_to_the_stub() -> None:
+    """The stub answers a second real client well enough to make every call at kio's newest versions."""
+    limits = measure_here(ClientRef("wire"), HarnessConfig.resolve())
+    for api, key in {"CreateTopics": 19, "CreatePartitions": 37, "DescribeConfigs": 32, "CreateAcls": 30}.items():
+        assert limits.newest[api] == client_versions(key)[-1], api
+
+
+def test_the_tox_lines_ci_does_not_run_judge_a_cell_set(tmp_path: Path) -> None:
+    """CI runs tox for the oldest and newest lines only (a tox env costs ~107 s here); the lines between
+    judge KIP-142's cells on 2.6 through `kcompat run`, each in its venv: no fail, nothing sent above
+    what was measured (the check that caught the typed table's Metadata v4)."""
+    middle = [f"confluent:{release}" for release in _tox_lines()[1:-1]]
+    done = kcompat("run", "--brokers", "2.6", "--clients", ",".join(middle), "--kip", "KIP-142", "-n", "2",
+                   "--out", str(tmp_path / "run"), timeout=900)
+    _ok(done)
+    records = [json.loads(line) for line in (tmp_path / "run" / "records.jsonl").read_text().splitlines()]
+    assert {r["client"] for r in records} == set(middle) and len(records) == 4 * len(middle)
+    for record in records:
+        assert record["outcome"] == "pass", (record["cell_id"], record["reason"])
+        assert record["request_version"] <= record["client_max_version"], record["cell_id"]

@@ -1,0 +1,104 @@
+"""Client limits: the checked-in measurements, the cache, and the one source per kind (no client started here;
+tests/integration/test_limits.py measures real releases against the stub)."""
+
+from __future__ import annotations
+
+import configparser
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness import ConfigError, HarnessConfig
+from harness.clients.limits import ClientLimits, cached, checked_in, limits_of
+from harness.clients.ref import ClientRef
+from harness.matrix.limits import client_max_version, client_min_version
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """limits_of asks once per process: each test starts without what another one planted."""
+    import harness.clients.limits
+
+    monkeypatch.setattr(harness.clients.limits, "_KNOWN", {})
+
+
+def _tox_lines() -> list[str]:
+    tox = configparser.ConfigParser()
+    tox.read(ROOT / "tox.ini")
+    return re.findall(r"confluent-kafka==([\d.]+)", tox["testenv:ck{2_0,2_3,2_8,2_12,2_16}"]["deps"])
+
+
+def test_every_tox_line_has_a_checked_in_measurement() -> None:
+    lines = _tox_lines()
+    assert len(lines) == 5
+    table = checked_in()
+    for release in lines:
+        limits = table[f"confluent:{release}"]
+        assert limits.measured_at and "stub broker" in limits.how
+        assert {"CreateTopics", "CreatePartitions", "DescribeConfigs", "Metadata", "CreateAcls"} <= set(limits.newest)
+
+
+def test_nothing_typed_by_hand_remains_in_the_catalog() -> None:
+    assert "confluent_client" not in (ROOT / "harness" / "catalog.toml").read_text()
+
+
+def _entry(**changes: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"kind": "confluent", "release": "2.3.0", "newest": {"Metadata": 12}, "oldest": {},
+                             "measured_at": "2026-11-24", "how": "stub"}
+    entry.update(changes)
+    return entry
+
+
+@pytest.mark.parametrize("bad", [
+    [], "x", _entry(newest={"Metadata": "12"}), _entry(newest={"Metadata": True}), _entry(newest={"Metadata": -1}),
+    _entry(newest={"Metadata": 1 << 20}), _entry(newest=[12]), _entry(kind=5), _entry(measured_at=3),
+    _entry(oldest={"Metadata": 1.5}), _entry(how=None),
+])
+def test_a_mistyped_entry_is_one_line(bad: Any) -> None:
+    with pytest.raises(ConfigError, match="^somewhere: "):
+        ClientLimits.from_json(bad, "somewhere")
+
+
+def test_an_entry_reads_back_what_it_wrote() -> None:
+    limits = ClientLimits.from_json(_entry(), "x")
+    assert ClientLimits.from_json(json.loads(json.dumps(limits.as_json())), "x") == limits
+    assert limits.ref == "confluent:2.3.0"
+
+
+@pytest.mark.parametrize("text", [b'{"kind": NaN}', b"[" * 100_000 + b"]" * 100_000, b"\xff\xfe", b"{}",
+                                  json.dumps(_entry(newest={"Metadata": "x"})).encode()])
+def test_a_broken_cache_entry_is_not_trusted(tmp_path: Path, text: bytes) -> None:
+    config = HarnessConfig(cache_dir=tmp_path)
+    (tmp_path / "client-limits").mkdir()
+    (tmp_path / "client-limits" / "confluent-2.3.0.json").write_bytes(text)
+    assert cached(ClientRef("confluent", "2.3.0"), config) is None
+
+
+def test_the_cache_comes_before_the_checked_in_table(tmp_path: Path) -> None:
+    config = HarnessConfig(cache_dir=tmp_path)
+    (tmp_path / "client-limits").mkdir()
+    (tmp_path / "client-limits" / "confluent-2.3.0.json").write_text(json.dumps(_entry(newest={"Metadata": 11})))
+
+    class Client:
+        kind, version = "confluent", "2.3.0"
+
+    ref = ClientRef("confluent", "2.3.0")
+    assert client_max_version(Client(), ref, "Metadata", config) == 11  # type: ignore[arg-type]
+    assert client_min_version(Client(), ref, "Metadata", config) is None  # type: ignore[arg-type]
+    assert checked_in()["confluent:2.3.0"].newest["Metadata"] == 12
+
+
+def test_the_wire_probe_states_kios_range_and_a_pin_wins(tmp_path: Path) -> None:
+    config = HarnessConfig(cache_dir=tmp_path)
+
+    class Wire:
+        kind, version = "wire", "0.5.0"
+
+    limits = limits_of(Wire(), ClientRef("wire"), config)  # type: ignore[arg-type]
+    assert limits.newest["CreateTopics"] == 7 and limits.oldest["CreateTopics"] == 0 and limits.measured_at is None
+    assert client_max_version(Wire(), ClientRef("wire", pin=4), "CreateTopics", config) == 4  # type: ignore[arg-type]

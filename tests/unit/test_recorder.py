@@ -1,0 +1,178 @@
+"""The stub broker's framing, answers and recording: pure logic, and the stub on loopback driven by kcompat's
+own wire connection (what real clients send it is tested in tests/integration/test_limits.py)."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import socket
+import struct
+
+import pytest
+from kio.index import load_response_schema
+from kio.schema.errors import ErrorCode
+from kio.schema.index import api_key_map
+from kio.serial import entity_reader, entity_writer
+
+from harness import WireError
+from harness.protocol import API_VERSIONS, METADATA, MAX_FRAME, WireConnection, build_request, metadata_request
+from harness.recorder import Recording, StubBroker, advertised
+from harness.recorder.frames import (
+    blank,
+    decode_request,
+    encode_response,
+    frame_size,
+    item_type,
+    known,
+    read_header,
+    unsupported_api_versions,
+)
+
+CREATE_TOPICS = 19
+
+
+def _frame(request: object, correlation_id: int = 7) -> bytes:
+    """A request as a client puts it on the wire, without the size prefix."""
+    header = request.__header_schema__(request_api_key=request.__api_key__,  # type: ignore[attr-defined]
+                                       request_api_version=request.__version__,  # type: ignore[attr-defined]
+                                       correlation_id=correlation_id, client_id="test")
+    body = io.BytesIO()
+    entity_writer(type(header))(body, header)
+    entity_writer(type(request))(body, request)
+    return body.getvalue()
+
+
+def _response(frame: bytes, api_key: int, version: int) -> tuple[int, object]:
+    """Correlation id and body of a response frame (size prefix included), read with kio."""
+    (size,) = struct.unpack(">i", frame[:4])
+    assert size == len(frame) - 4
+    schema = load_response_schema(api_key, version)
+    header, offset = entity_reader(schema.__header_schema__)(frame[4:], 0)
+    body, _ = entity_reader(schema)(frame[4:], offset)
+    return int(header.correlation_id), body
+
+
+def _closed(raw: socket.socket) -> bool:
+    """The stub ended this connection: end of stream, or a reset when bytes it never read were pending."""
+    try:
+        return raw.recv(1) == b""
+    except ConnectionResetError:
+        return True
+
+
+def test_the_header_is_read_for_flexible_and_old_versions_alike() -> None:
+    for version in (0, 5, 7):  # header v1 up to v4, v2 (tagged fields) from v5
+        header = read_header(_frame(build_request(CREATE_TOPICS, version, topics=(), timeout=datetime.timedelta(0)), 41))
+        assert (header.api_key, header.api_version, header.correlation_id) == (CREATE_TOPICS, version, 41)
+
+
+def test_a_version_no_schema_knows_is_still_read() -> None:
+    header = read_header(struct.pack(">hhi", METADATA, 13, 5) + b"\x00\x04test")
+    assert (header.api_key, header.api_version) == (METADATA, 13) and not known(METADATA, 13)
+
+
+@pytest.mark.parametrize("prefix", [struct.pack(">i", -1), struct.pack(">i", 7), struct.pack(">i", MAX_FRAME + 1),
+                                    b"\x00\x00\x01"])
+def test_hostile_frame_sizes_are_one_line(prefix: bytes) -> None:
+    with pytest.raises(WireError, match="frame"):
+        frame_size(prefix)
+
+
+def test_short_and_malformed_requests_are_one_line() -> None:
+    with pytest.raises(WireError, match="no header"):
+        read_header(b"\x00\x13\x00")
+    truncated = _frame(build_request(CREATE_TOPICS, 5, topics=(), timeout=datetime.timedelta(0)))[:-3]
+    with pytest.raises(WireError, match="can't decode request 19 v5"):
+        decode_request(truncated + b"\xff\xff\xff")
+
+
+def test_a_request_decodes_with_its_own_version() -> None:
+    request = decode_request(_frame(metadata_request(9, None)))
+    assert request.topics is None and request.__version__ == 9
+
+
+def test_every_blank_response_of_every_version_encodes_and_reads_back() -> None:
+    count = 0
+    for api_key in api_key_map:
+        for version in range(0, 20):
+            if known(api_key, version):
+                schema = load_response_schema(api_key, version)
+                correlation, _ = _response(encode_response(3, blank(schema)), api_key, version)
+                assert correlation == 3
+                count += 1
+    assert count > 300
+
+
+def test_blank_keeps_the_values_a_version_has_and_drops_the_others() -> None:
+    """One call answers every version: CreateTopics v4's results have no num_partitions (KIP-525 is v5)."""
+    v4, v5 = (item_type(load_response_schema(CREATE_TOPICS, v), "topics") for v in (4, 5))
+    result4, result5 = blank(v4, name="t", num_partitions=3), blank(v5, name="t", num_partitions=3)
+    assert result4.name == "t" and not hasattr(result4, "num_partitions")
+    assert result5.num_partitions == 3 and result5.error_code == ErrorCode.none
+
+
+def test_api_versions_of_an_unknown_version_answers_as_kafka_does() -> None:
+    correlation, body = _response(unsupported_api_versions(9), API_VERSIONS, 0)
+    assert correlation == 9 and body.error_code == ErrorCode.unsupported_version  # type: ignore[attr-defined]
+
+
+def test_the_stub_advertises_every_version_kio_knows() -> None:
+    apis = advertised()
+    assert apis[CREATE_TOPICS] == range(0, 8) and apis[METADATA][-1] >= 12 and len(apis) == len(api_key_map)
+
+
+def test_recording_names_apis_and_waits_bounded() -> None:
+    recording = Recording()
+    recording.add(METADATA, 12)
+    recording.add(METADATA, 9)
+    recording.add(30000, 1)
+    assert recording.versions() == {"30000": (1,), "Metadata": (9, 12)}
+    assert recording.wait_for({METADATA}, 0) == set()
+    assert recording.wait_for({METADATA, CREATE_TOPICS}, 0.01) == {CREATE_TOPICS}
+
+
+def test_an_unknown_version_is_recorded_and_the_connection_closed() -> None:
+    stub = StubBroker()
+    try:
+        assert stub.answer(struct.pack(">hhi", METADATA, 99, 1)) is None
+        reply = stub.answer(struct.pack(">hhi", API_VERSIONS, 99, 2))
+        assert reply is not None and _response(reply, API_VERSIONS, 0)[0] == 2
+        assert stub.recording.versions() == {"ApiVersions": (99,), "Metadata": (99,)}
+        assert stub.recording.problems == ["Metadata v99: no schema for it in kio; connection closed"]
+    finally:
+        stub.close()
+
+
+def test_the_stub_answers_a_wire_connection_as_a_one_node_cluster() -> None:
+    with StubBroker() as stub, WireConnection(stub.host, stub.port, timeout=5) as wire:
+        versions = {r.api_key: r for r in wire.api_versions()}
+        assert versions[CREATE_TOPICS].max_version == 7
+        created = wire.send(build_request(CREATE_TOPICS, 7, topics=(), timeout=datetime.timedelta(0)))
+        assert created.topics == ()
+        metadata = wire.send(metadata_request(12, None))
+        assert [(b.node_id, b.port) for b in metadata.brokers] == [(1, stub.port)]
+        assert metadata.controller_id == 1
+    assert stub.recording.versions() == {"ApiVersions": (0,), "CreateTopics": (7,), "Metadata": (12,)}
+
+
+def test_a_hostile_frame_closes_that_connection_only() -> None:
+    with StubBroker() as stub:
+        with socket.create_connection((stub.host, stub.port), timeout=5) as raw:
+            raw.sendall(struct.pack(">i", -5))
+            assert _closed(raw)
+        with WireConnection(stub.host, stub.port, timeout=5) as wire:
+            assert wire.api_versions()
+    assert any("frame of -5 bytes" in p for p in stub.recording.problems)
+
+
+def test_close_ends_connections_a_client_keeps_open() -> None:
+    stub = StubBroker().__enter__()
+    raw = socket.create_connection((stub.host, stub.port), timeout=5)
+    try:
+        raw.sendall(struct.pack(">i", 100))  # a frame announced, never sent
+        stub.close()
+        assert _closed(raw)
+    finally:
+        raw.close()
+    assert stub.recording.problems == []  # closing is not a problem
+
