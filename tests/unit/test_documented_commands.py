@@ -46,6 +46,8 @@ RUN_BY: dict[str, tuple[str, ...]] = {
     "brokers check-catalog": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),
     "brokers up": ("tests/integration/test_documented_commands.py::test_brokers_up_until_ctrl_c",),
     "clients survey": ("tests/integration/test_documented_commands.py::test_clients_survey_table_and_records",),
+    "clients limits": ("tests/integration/test_limits.py::test_the_installed_release_measures_as_checked_in",
+                       "tests/integration/test_limits.py::test_every_tox_line_measures_as_checked_in"),
     "images build": ("tests/integration/test_documented_commands.py::test_images_and_a_broker_in_a_container",),
     "images list": ("tests/integration/test_documented_commands.py::test_images_and_a_broker_in_a_container",),
 }
