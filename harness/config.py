@@ -206,3 +206,8 @@ def _default(item: Field[Any]) -> Any:
 
 SETTINGS: tuple[Setting, ...] = _settings()
 """Every setting, in declaration order: what the CLI and the pytest plugin offer."""
+
+
+def setting_named(name: str) -> Setting:
+    """The setting of a ``HarnessConfig`` field: a command's own option for it coerces through it."""
+    return next(item for item in SETTINGS if item.name == name)
