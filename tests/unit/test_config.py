@@ -67,3 +67,21 @@ def test_paths_are_absolute_and_not_empty(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("KCOMPAT_CACHE_DIR", " ")
     with pytest.raises(ConfigError, match="KCOMPAT_CACHE_DIR is empty"):
         HarnessConfig.resolve()
+
+
+@pytest.mark.parametrize("text", ["0", "11", "-1", "3.0", "nan", "", " ", "three", "\u0663", "1" * 5000])
+def test_observations_are_a_whole_number_from_1_to_10(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    monkeypatch.setenv("KCOMPAT_OBSERVATIONS", text)
+    with pytest.raises(ConfigError, match="KCOMPAT_OBSERVATIONS=.* is not a whole number from 1 to 10"):
+        HarnessConfig.resolve()
+
+
+def test_observations_default_to_3_and_come_from_every_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KCOMPAT_OBSERVATIONS", raising=False)
+    assert HarnessConfig.resolve().observations == 3
+    monkeypatch.setenv("KCOMPAT_OBSERVATIONS", " 5 ")
+    assert HarnessConfig.resolve().observations == 5
+    assert HarnessConfig.resolve([(lambda s: s.ini, {"observations": "1"})]).observations == 1
+    assert HarnessConfig.resolve(observations=10).observations == 10
+    with pytest.raises(ConfigError):
+        HarnessConfig.resolve(observations=True)
