@@ -109,8 +109,28 @@ def _line_of(lines: Sequence[str], pattern: str, start: int = 0, default: int = 
 # ----- known deviations ---------------------------------------------------------------------------------------------
 
 
+class _Listed:
+    """An entry of a reviewed list: where it is written, and the ``*``/``?`` pattern it accepts."""
+
+    file: Path
+    line: int
+
+    @property
+    def accepts(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def matches(self, name: str) -> bool:
+        return _pattern(self.accepts).match(name) is not None
+
+
 @dataclass(frozen=True)
-class KnownDeviation:
+class KnownDeviation(_Listed):
+    """A reviewed deviation: matches cell ids."""
+
     cell: str
     reason: str
     reviewed_by: str
@@ -118,11 +138,8 @@ class KnownDeviation:
     line: int
 
     @property
-    def where(self) -> str:
-        return f"{self.file}:{self.line}"
-
-    def matches(self, cell_id: str) -> bool:
-        return _pattern(self.cell).match(cell_id) is not None
+    def accepts(self) -> str:
+        return self.cell
 
 
 def _pattern(cell: str) -> re.Pattern[str]:
@@ -169,19 +186,16 @@ def parse_known_deviations(path: Path) -> list[KnownDeviation]:
 
 
 @dataclass(frozen=True)
-class KnownIntermittent:
-    """A claim (``*``/``?`` pattern) a profile lists as known to hold only sometimes within a run."""
+class KnownIntermittent(_Listed):
+    """A claim a profile lists as known to hold only sometimes within a run: matches claim ids."""
 
     claim: str
     file: Path
     line: int
 
     @property
-    def where(self) -> str:
-        return f"{self.file}:{self.line}"
-
-    def matches(self, claim_id: str) -> bool:
-        return _pattern(self.claim).match(claim_id) is not None
+    def accepts(self) -> str:
+        return self.claim
 
 
 # ----- the verdict ----------------------------------------------------------------------------------------------------

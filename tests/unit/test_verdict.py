@@ -318,3 +318,14 @@ def test_settle_keeps_the_first_deviation_and_says_intermittent_when_one_held(ou
 def test_settle_needs_an_observation() -> None:
     with pytest.raises(ValueError):
         settle([])
+
+
+def test_the_run_summary_counts_intermittent_deviations() -> None:
+    from harness.matrix.summary import summary_lines
+    from tests.unit.page.records import INTERMITTENT, records
+
+    lines = summary_lines(records())
+    assert lines[-1].startswith("all: 80 cells, 24 pass, 51 unsupported, 3 deviation (1 intermittent), 1 fail")
+    assert any(line.startswith("KIP-525: ") and "(1 intermittent)" in line for line in lines)
+    steady = [r for r in records() if r.cell_id != INTERMITTENT]
+    assert "intermittent" not in summary_lines(steady)[-1].split("  (")[0]
