@@ -8,6 +8,7 @@ the call makes 3, so its first observation deviates every time and the run must 
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -49,7 +50,8 @@ def test_a_deviating_cell_is_observed_again_with_fresh_topics(tmp_path: Path) ->
         out.write(FOUR)
     out_dir = tmp_path / "run"
     done = kcompat("run", "--brokers", "4.4", "--clients", "java:4.4.0", "--kip", "KIP-195", "--claims", str(book),
-                   "-k", "count-rises", "--observations", "3", "--quiet", "--out", str(out_dir), timeout=1100)
+                   "-k", "count-rises", "--observations", "3", "--allure", "--quiet", "--out", str(out_dir),
+                   timeout=1100)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     cells = {r.cell_id: r for r in read_records(out_dir / RECORDS_FILE).records}
     assert sorted(cells) == sorted([STEADY, REAL])
@@ -62,6 +64,14 @@ def test_a_deviating_cell_is_observed_again_with_fresh_topics(tmp_path: Path) ->
     assert [o["differences"][0]["key"] for o in steady.observations] == ["partitions_after"] * 3
     assert steady.held == (0, 3) and steady.observed == steady.observations[0]["observed"]
     assert all(o["call_ms"] > 0 for o in steady.observations)
+
+    labels = {}
+    for result in (out_dir / "allure-results").glob("*-result.json"):
+        data = json.loads(result.read_text())
+        labels[data["name"]] = {(label["name"], label["value"]) for label in data["labels"]}
+    four = next(found for name, found in labels.items() if "count-rises-to-four" in name)
+    assert ("observations", "held 0 of 3") in four and ("intermittent", "false") in four
+    assert ("tag", "intermittent") not in four
 
     real = cells[REAL]  # the claim the issue saw flip: one observation if it held, three if it did not
     assert real.outcome in ("pass", "deviation")
