@@ -85,3 +85,18 @@ def test_observations_default_to_3_and_come_from_every_layer(monkeypatch: pytest
     assert HarnessConfig.resolve(observations=10).observations == 10
     with pytest.raises(ConfigError):
         HarnessConfig.resolve(observations=True)
+
+
+@pytest.mark.parametrize(("args", "origin"), [
+    (["run", "--observations", "0"], "--observations='0'"),
+    (["--observations", "NaN", "run"], "--observations='NaN'"),
+])
+def test_a_bad_observation_count_is_one_line_before_anything_boots(tmp_path: Path, args: list[str],
+                                                                   origin: str) -> None:
+    from tests.console import kcompat
+
+    done = kcompat(*args, "--kip", "KIP-195", "--out", str(tmp_path / "run"), timeout=120)
+    assert done.returncode != 0 and not (tmp_path / "run").exists()
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kcompat: error: ") and origin in lines[0]
+    assert "is not a whole number from 1 to 10" in lines[0]
