@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import Field, dataclass, field, fields
@@ -29,6 +30,8 @@ import platformdirs
 from .errors import ConfigError
 
 ENV_PREFIX = "KCOMPAT_"
+MAX_OBSERVATIONS = 10
+"""Most observations of one cell: every one re-runs the probe on the cell's cluster, so the bound is the cost."""
 TRUE = frozenset({"1", "true", "yes", "on"})
 FALSE = frozenset({"0", "false", "no", "off"})
 
@@ -97,6 +100,14 @@ def _seconds(setting: Setting, value: Any, origin: str) -> float:
     return number
 
 
+def _count(setting: Setting, value: Any, origin: str) -> int:
+    """A whole number from 1 to ``MAX_OBSERVATIONS`` (text such as ``3``, or an int; never a bool)."""
+    text = str(value).strip() if type(value) is not int else str(value)
+    if type(value) is bool or not re.fullmatch(r"[0-9]{1,4}", text) or not 1 <= int(text) <= MAX_OBSERVATIONS:
+        raise ConfigError(f"{origin}={value!r} is not a whole number from 1 to {MAX_OBSERVATIONS}")
+    return int(text)
+
+
 def _path(setting: Setting, value: Any, origin: str) -> Path:
     if not str(value).strip():
         raise ConfigError(f"{origin} is empty; it names a directory")
@@ -107,7 +118,8 @@ def _str(setting: Setting, value: Any, origin: str) -> str:
     return str(value).strip()
 
 
-_COERCE: dict[type, Callable[[Setting, Any, str], Any]] = {bool: _bool, float: _seconds, Path: _path, str: _str}
+_COERCE: dict[type, Callable[[Setting, Any, str], Any]] = {bool: _bool, float: _seconds, int: _count, Path: _path,
+                                                          str: _str}
 
 
 def setting(default: Any = None, *, help: str, choices: Sequence[str] = (),
@@ -148,6 +160,9 @@ class HarnessConfig:
     keep_data: bool = setting(False, help="keep broker data directories after teardown (logs are always kept)")
     class_sharing: bool = setting(True, help="start broker JVMs from class-data sharing archives kept in the "
                                              "cache, one per release, Java and main class (harness/cds.py)")
+    observations: int = setting(3, help="observations of a cell whose first observation deviates, in all "
+                                        "(1: observe once); more than one tells a steady deviation from an "
+                                        "intermittent one")
     provider: str = setting("process", help="how brokers run: process (local JVMs) or container (Docker)")
     reuse: bool = setting(False, help="containers: leave clusters running for the next run with an identical spec")
     images: str = setting("", help="containers: existing images per version, e.g. 3.7.0=apache/kafka:3.7.0",
@@ -191,3 +206,8 @@ def _default(item: Field[Any]) -> Any:
 
 SETTINGS: tuple[Setting, ...] = _settings()
 """Every setting, in declaration order: what the CLI and the pytest plugin offer."""
+
+
+def setting_named(name: str) -> Setting:
+    """The setting of a ``HarnessConfig`` field: a command's own option for it coerces through it."""
+    return next(item for item in SETTINGS if item.name == name)

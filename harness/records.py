@@ -23,9 +23,10 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
-SCHEMA_VERSION = 2
-READABLE_SCHEMA_VERSIONS = frozenset({1, 2})
-"""2 added ``broker_min_version`` and the ``refused`` documented case; a version-1 record reads with both absent."""
+SCHEMA_VERSION = 3
+READABLE_SCHEMA_VERSIONS = frozenset({1, 2, 3})
+"""2 added ``broker_min_version`` and the ``refused`` documented case; a version-1 record reads with both absent.
+3 added ``observations`` and ``intermittent``; a version-1 or 2 record reads as observed once."""
 RECORDS_FILE = "records.jsonl"
 RUN_FILE = "run.json"
 
@@ -143,7 +144,26 @@ class Record:
     attempt: int = 1
     worker: str = "main"
     log: str | None = None
+    observations: list[dict[str, Any]] = field(default_factory=list)
+    """Every observation when the cell was observed more than once (its first deviated), in order; empty
+    when it was observed once (``observed`` and ``differences`` are that observation)."""
+    intermittent: bool = False
+    """The observations disagree: some held, some deviated (the outcome is then ``deviation``)."""
     schema_version: int = SCHEMA_VERSION
+
+    @property
+    def held(self) -> tuple[int, int] | None:
+        """(observations that held, judged observations) of a cell observed more than once, else None."""
+        judged = [o["outcome"] for o in self.observations if o.get("outcome") in ACCEPTED]
+        if len(judged) < 2:
+            return None
+        return sum(1 for outcome in judged if outcome != "deviation"), len(judged)
+
+    @property
+    def held_text(self) -> str:
+        """``held 2 of 3`` for a cell observed more than once, else ``""``: what every view prints."""
+        held = self.held
+        return f"held {held[0]} of {held[1]}" if held else ""
 
     @property
     def cell(self) -> Cell:
@@ -179,6 +199,8 @@ class Record:
             if check is not None and not check(value):
                 raise RecordError(f"{name} is {_shown(value)}, not {_FIELD_TYPES[name]}")
         _check_agreement(values)
+        if values.get("intermittent") and values["outcome"] != "deviation":
+            raise RecordError(f"intermittent is true for outcome {values['outcome']}; only a deviation is intermittent")
         return cls(**values)
 
 
@@ -226,6 +248,13 @@ def _is_differences(value: Any) -> bool:
     return type(value) is list and all(type(d) is dict and type(d.get("key", "")) is str for d in value)
 
 
+def _is_observations(value: Any) -> bool:
+    return type(value) is list and all(
+        type(o) is dict and o.get("outcome") in OUTCOMES and type(o.get("observed", {})) is dict
+        and _is_differences(o.get("differences", [])) and _optional(_is_str)(o.get("reason"))
+        and _optional(_is_number)(o.get("call_ms")) for o in value)
+
+
 def _is_versions(value: Any) -> bool:
     return type(value) is dict and all(type(k) is str and (v is None or _is_int(v)) for k, v in value.items())
 
@@ -244,6 +273,9 @@ _FIELD_TYPES: dict[str, str] = {
     "required_versions": "an object of ints or nulls", "documented": 'an object (quotes: strings, expect: object)',
     "observed": "an object", "differences": "a list of objects", "duration_ms": "a finite number",
     "call_ms": "a finite number or null", "log": "a path inside the run directory, or null",
+    "observations": "a list of objects (outcome: a verdict, observed: object, differences: list, reason: string "
+                    "or null, call_ms: finite number or null)",
+    "intermittent": "a boolean",
 }
 _FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     **{name: _is_str for name, kind in _FIELD_TYPES.items() if kind == "a string"},
@@ -253,7 +285,7 @@ _FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     "outcome": lambda v: v in OUTCOMES, "limited_by": lambda v: v is None or v in LIMITED_BY,
     "required_versions": _is_versions, "documented": _is_documented, "observed": lambda v: type(v) is dict,
     "differences": _is_differences, "duration_ms": _is_number, "call_ms": _optional(_is_number),
-    "log": _optional(_is_log),
+    "log": _optional(_is_log), "observations": _is_observations, "intermittent": lambda v: type(v) is bool,
 }
 _DOCUMENT = re.compile(DOCUMENT_ID + r"\Z")
 

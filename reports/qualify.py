@@ -8,6 +8,7 @@ A **profile file** (TOML) names matrices to qualify a release against::
     clients = ["wire", "confluent", "java:4.4.0"]
     kips = ["KIP-525", "KIP-569"]
     known_deviations = "known_deviations.toml"      # optional, relative to this file
+    known_intermittent = ["KIP-195/count-rises-when-the-call-returns"]   # optional: claim ids (* and ?)
 
 A **known_deviations file** lists deviations someone reviewed and accepted::
 
@@ -21,13 +22,19 @@ character); brackets are literal, since every cell id contains them (plain
 ``fnmatch`` would read ``[2.4.1-zk|...]`` as a character class).  Qualification
 fails on any ``fail``, any ``infra_error`` (the run already retried it once),
 and any ``deviation`` no entry covers; entries that cover no observed deviation
-are reported as stale, with their file and line.  Every error names file and
+are reported as stale, with their file and line.  Intermittent deviations (a
+cell observed again after deviating, and held in some observations: records
+schema_version 3) are reported apart from steady ones: one whose claim the
+profile lists in ``known_intermittent`` is accepted, whatever its cell; a known
+deviation entry accepts one too; a steady deviation is never accepted by
+``known_intermittent`` (the claim is known to flip, not to fail).  Every error names file and
 line.  Standard library only (plus ``harness.records``): the command that runs
 the matrix lives in the harness's CLI.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
@@ -42,7 +49,8 @@ _VERSION = re.compile(r"\d+(\.\d+){1,3}\Z")
 _CLIENT = re.compile(r"(wire|confluent|java)(:\d+(\.\d+){1,3})?(@v\d+)?\Z")
 _KIP = re.compile(rf"{DOCUMENT_ID}\Z")
 _MODE = re.compile(r"(zk|kraft)\Z")
-_PROFILE_KEYS = {"brokers", "modes", "clients", "kips", "known_deviations", "description"}
+_PROFILE_KEYS = {"brokers", "modes", "clients", "kips", "known_deviations", "known_intermittent", "description"}
+_CLAIM_PATTERN = re.compile(rf"(?:{DOCUMENT_ID}|\*)/[a-z0-9*?][a-z0-9*?-]*\Z")
 _ENTRY_KEYS = {"cell", "reason", "reviewed_by"}
 
 
@@ -101,8 +109,28 @@ def _line_of(lines: Sequence[str], pattern: str, start: int = 0, default: int = 
 # ----- known deviations ---------------------------------------------------------------------------------------------
 
 
+class _Listed:
+    """An entry of a reviewed list: where it is written, and the ``*``/``?`` pattern it accepts."""
+
+    file: Path
+    line: int
+
+    @property
+    def accepts(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def matches(self, name: str) -> bool:
+        return _pattern(self.accepts).match(name) is not None
+
+
 @dataclass(frozen=True)
-class KnownDeviation:
+class KnownDeviation(_Listed):
+    """A reviewed deviation: matches cell ids."""
+
     cell: str
     reason: str
     reviewed_by: str
@@ -110,11 +138,8 @@ class KnownDeviation:
     line: int
 
     @property
-    def where(self) -> str:
-        return f"{self.file}:{self.line}"
-
-    def matches(self, cell_id: str) -> bool:
-        return _pattern(self.cell).match(cell_id) is not None
+    def accepts(self) -> str:
+        return self.cell
 
 
 def _pattern(cell: str) -> re.Pattern[str]:
@@ -160,6 +185,19 @@ def parse_known_deviations(path: Path) -> list[KnownDeviation]:
     return [_entry(item, path, line) for item, line in zip(items, headers)]
 
 
+@dataclass(frozen=True)
+class KnownIntermittent(_Listed):
+    """A claim a profile lists as known to hold only sometimes within a run: matches claim ids."""
+
+    claim: str
+    file: Path
+    line: int
+
+    @property
+    def accepts(self) -> str:
+        return self.claim
+
+
 # ----- the verdict ----------------------------------------------------------------------------------------------------
 
 
@@ -178,11 +216,16 @@ class Verdict:
     broad: list[tuple[KnownDeviation, int, bool]] = field(default_factory=list)
     """Entries that accepted deviations of more than one claim: (entry, claims, whether it matches every cell).
     ``cell = "*"`` would accept any deviation without a word; a review names what it accepts."""
+    unknown_intermittent: list[Record] = field(default_factory=list)
+    """Intermittent deviations neither the profile's known_intermittent nor a known deviation entry covers."""
+    known_intermittent: list[tuple[Record, KnownIntermittent | KnownDeviation]] = field(default_factory=list)
+    steady_intermittent: list[KnownIntermittent] = field(default_factory=list)
+    """known_intermittent claims whose cells ran and none was intermittent (not a failure: it may flip next run)."""
     cells: int = 0
 
     @property
     def ok(self) -> bool:
-        return not (self.failed or self.infra_errors or self.unknown_deviations)
+        return not (self.failed or self.infra_errors or self.unknown_deviations or self.unknown_intermittent)
 
     @property
     def exit_code(self) -> int:
@@ -192,9 +235,15 @@ class Verdict:
         """One line per cell that fails qualification, then the file's stale and unexercised entries."""
         out = [f"fail: {r.cell_id}: {r.reason or 'no reason recorded'}" for r in self.failed]
         out += [f"infra_error: {r.cell_id}: {r.reason or 'no reason recorded'}" for r in self.infra_errors]
-        out += [f"deviation not in known_deviations: {r.cell_id}: {r.reason or _differences(r)}"
+        out += [f"deviation not in known_deviations: {r.cell_id}{_held(r)}: {r.reason or _differences(r)}"
                 for r in self.unknown_deviations]
+        out += [f"intermittent deviation not in known_intermittent: {r.cell_id} ({r.held_text}): "
+                f"{r.reason or _differences(r)}" for r in self.unknown_intermittent]
         out += [f"known deviation: {r.cell_id} (accepted by {e.where})" for r, e in self.known_deviations]
+        out += [f"known intermittent: {r.cell_id} ({r.held_text}; accepted by {e.where})"
+                for r, e in self.known_intermittent]
+        out += [f"known intermittent {e.where}: {e.claim} was not intermittent in this run"
+                for e in self.steady_intermittent]
         out += [f"stale known deviation {e.where}: {e.cell} matches no deviation of this run" for e in self.stale]
         out += [f"known deviation {e.where}: {e.cell} matches no cell of this run" for e in self.unexercised]
         out += [f"broad known deviation {e.where}: {e.cell} accepted deviations of {n} claims"
@@ -203,8 +252,14 @@ class Verdict:
         verdict = "qualified" if self.ok else "NOT qualified"
         out.append(f"{verdict}: {self.cells} cells, {len(self.failed)} fail, {len(self.infra_errors)} infra_error, "
                    f"{len(self.unknown_deviations)} unknown deviation, {len(self.known_deviations)} known deviation, "
-                   f"{len(self.stale)} stale entr{'y' if len(self.stale) == 1 else 'ies'}")
+                   f"{len(self.unknown_intermittent)} unknown intermittent, {len(self.known_intermittent)} known "
+                   f"intermittent, {len(self.stale)} stale entr{'y' if len(self.stale) == 1 else 'ies'}")
         return out
+
+
+def _held(record: Record) -> str:
+    """`` (steady, held 0 of 3)`` for a deviation observed more than once, else nothing."""
+    return f" (steady, {record.held_text})" if record.held else ""
 
 
 def _differences(record: Record) -> str:
@@ -212,8 +267,10 @@ def _differences(record: Record) -> str:
     return "differs in " + ", ".join(keys) if keys else "no differences recorded"
 
 
-def classify(records: Iterable[Record], known: Sequence[KnownDeviation]) -> Verdict:
-    """Judge a run's records (the last line of each cell) against reviewed known deviations."""
+def classify(records: Iterable[Record], known: Sequence[KnownDeviation],
+             known_intermittent: Sequence[KnownIntermittent] = ()) -> Verdict:
+    """Judge a run's records (the last line of each cell) against reviewed known deviations and the claims a
+    profile knows to be intermittent; intermittent and steady deviations are kept apart."""
     latest = latest_by_cell(records)
     verdict = Verdict(cells=len(latest))
     used: set[int] = set()
@@ -224,9 +281,13 @@ def classify(records: Iterable[Record], known: Sequence[KnownDeviation]) -> Verd
         elif record.outcome == "infra_error":
             verdict.infra_errors.append(record)
         elif record.outcome == "deviation":
+            flips = next((e for e in known_intermittent if e.matches(record.claim_id)), None) \
+                if record.intermittent else None
             match = next((i for i, e in enumerate(known) if e.matches(cell_id)), None)
-            if match is None:
-                verdict.unknown_deviations.append(record)
+            if flips is not None:
+                verdict.known_intermittent.append((record, flips))
+            elif match is None:
+                (verdict.unknown_intermittent if record.intermittent else verdict.unknown_deviations).append(record)
             else:
                 used.add(match)
                 verdict.known_deviations.append((record, known[match]))
@@ -240,6 +301,9 @@ def classify(records: Iterable[Record], known: Sequence[KnownDeviation]) -> Verd
             verdict.stale.append(entry)
         else:
             verdict.unexercised.append(entry)
+    flipped = {id(e) for _, e in verdict.known_intermittent}
+    verdict.steady_intermittent = [e for e in known_intermittent if id(e) not in flipped
+                                   and any(e.matches(r.claim_id) for r in latest.values())]
     return verdict
 
 
@@ -258,6 +322,7 @@ class Profile:
     known_deviations: Path | None
     file: Path
     line: int
+    known_intermittent: tuple[KnownIntermittent, ...] = ()
 
     def load_known_deviations(self) -> list[KnownDeviation]:
         return [] if self.known_deviations is None else parse_known_deviations(self.known_deviations)
@@ -302,7 +367,14 @@ def _profile(name: str, table: Any, path: Path, lines: Sequence[str]) -> Profile
         known_path = (path.parent / known).resolve() if not Path(known).is_absolute() else Path(known)
         if not known_path.is_file():
             raise QualifyError(f"{where('known_deviations')}: known_deviations file {known_path} does not exist")
-    return Profile(name, brokers, modes or MODES, clients, kips, known_path, path, header)
+    claims = _strings(table, "known_intermittent", _CLAIM_PATTERN, where("known_intermittent"),
+                      "a claim id (patterns with * and ?) like KIP-195/count-rises-when-the-call-returns",
+                      required=False)
+    intermittent = tuple(KnownIntermittent(c, path, _line_of(lines, rf".*{re.escape(json.dumps(c))}", header,
+                                                              _line_of(lines, r"^\s*known_intermittent\s*=",
+                                                                       header, header)))
+                         for c in claims)
+    return Profile(name, brokers, modes or MODES, clients, kips, known_path, path, header, intermittent)
 
 
 def load_profiles(path: Path) -> dict[str, Profile]:

@@ -28,8 +28,9 @@ from reports.qualify import QualifyError, classify, load_profile
 @click.option("-n", "workers", type=click.IntRange(0, 16), default=2, show_default=True, help="pytest-xdist workers.")
 @click.option("--resume", is_flag=True, help="Continue OUT/run instead of starting it.")
 def qualify(profile_file: Path, name: str | None, out_dir: Path, workers: int, resume: bool) -> None:
-    """Exit non-zero on any fail, any infra_error left after its retry, and any deviation the profile's
-    known_deviations file does not list; stale known deviations are reported too."""
+    """Exit non-zero on any fail, any infra_error left after its retry, any deviation the profile's
+    known_deviations file does not list, and any intermittent deviation of a claim outside its
+    known_intermittent; stale known deviations are reported too."""
     try:
         profile = load_profile(profile_file, name)
         known = profile.load_known_deviations()
@@ -44,12 +45,13 @@ def qualify(profile_file: Path, name: str | None, out_dir: Path, workers: int, r
     if resume:
         command = [*command[:5], "--resume", "--quiet", "--out", str(run_dir)]
     click.echo(f"qualify: profile {profile.name} ({profile.file}): {len(profile.brokers)} brokers x "
-               f"{len(profile.clients)} clients x {len(profile.kips)} KIPs; known deviations: {len(known)}")
+               f"{len(profile.clients)} clients x {len(profile.kips)} KIPs; known deviations: {len(known)}; "
+               f"known intermittent claims: {len(profile.known_intermittent)}")
     done = subprocess.run(command, check=False)
     if not (run_dir / RECORDS_FILE).is_file():
         raise click.ClickException(f"the matrix run wrote no records (kcompat run exited {done.returncode}); "
                                    f"see {run_dir}")
-    verdict = classify(read_records(run_dir / RECORDS_FILE).records, known)
+    verdict = classify(read_records(run_dir / RECORDS_FILE).records, known, profile.known_intermittent)
     for line in verdict.lines():
         click.echo(line)
     data = model.load([run_dir], [str(run_dir)])

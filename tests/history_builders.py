@@ -113,3 +113,25 @@ def junit(path: Path, records: list[Record], *, full: bool = True, others: int =
                     f'time="3.0" timestamp="2025-01-01T02:00:00.000000+00:00" hostname="ci">'
                     + "".join(cases) + "</testsuite></testsuites>")
     return path
+
+
+def observations(*outcomes: str) -> dict[str, Any]:
+    """A schema_version 3 record's overrides for a cell observed ``len(outcomes)`` times, first deviating."""
+    seen = [{"outcome": o, "observed": {"partitions_after": 3 if o != "deviation" else 1},
+             "differences": [{"key": "partitions_after", "documented": 3, "observed": 1}] if o == "deviation" else [],
+             "reason": "partitions_after: documented 3, observed 1" if o == "deviation" else None, "call_ms": 5.0}
+            for o in outcomes]
+    return {"observations": seen, "intermittent": "deviation" in outcomes and len(set(outcomes)) > 1,
+            "differences": seen[0]["differences"], "reason": seen[0]["reason"]}
+
+
+def intermittent_nights(root: Path) -> list[Path]:
+    """Four nights: WIRE deviates intermittently (held 2 of 3) on nights 1 and 3 and passes on 2 and 4;
+    JAVA deviates steadily (held 0 of 3) every night; CONFLUENT is intermittent every night (held 1 of 3)."""
+    dirs = []
+    for night in range(1, 5):
+        wire = ("deviation", observations("deviation", "pass", "pass")) if night % 2 else ("pass", {})
+        dirs.append(run_dir(root, f"run-{night}", night, {WIRE: wire[0], JAVA: "deviation", CONFLUENT: "deviation"},
+                            **{WIRE: wire[1], JAVA: observations("deviation", "deviation", "deviation"),
+                               CONFLUENT: observations("deviation", "deviation", "unsupported")}))
+    return dirs

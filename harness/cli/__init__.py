@@ -122,7 +122,7 @@ def setting_options(func: Callable[..., Any]) -> Callable[..., Any]:
             option = click.option(f"{setting.option}/--no-{setting.option[2:]}", setting.name, default=None,
                                   help=_help(setting))
         else:
-            metavar = "|".join(setting.choices) or {"float": "SECONDS", "Path": "DIR"}.get(
+            metavar = "|".join(setting.choices) or {"float": "SECONDS", "int": "N", "Path": "DIR"}.get(
                 setting.type.__name__, "TEXT")
             option = click.option(setting.option, setting.name, default=None, metavar=metavar, help=_help(setting))
         func = option(func)

@@ -42,6 +42,8 @@ def checked_claims(claims: Path | None) -> Path | None:
               help="Metadata modes: each line's own, one of them, or every mode a line has.")
 @click.option("--provider", "provider", type=click.Choice(sorted(PROVIDERS)),
               help="How brokers run (overrides the global --provider).")
+@click.option("--observations", metavar="N",
+              help="Observations of a cell whose first deviates, in all (overrides the global --observations).")
 @click.option("-n", "workers", type=click.IntRange(0, 16), default=0, help="pytest-xdist workers (0: one process).")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="The run directory (must not exist).")
 @click.option("--resume", is_flag=True, help="Continue the run in --out: recorded cells are kept, the rest run.")
@@ -52,11 +54,13 @@ def checked_claims(claims: Path | None) -> Path | None:
 @CLAIMS_OPTION
 @click.pass_context
 def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, kips: tuple[str, ...], mode: str,
-                provider: str | None, workers: int, out: Path, resume: bool, markexpr: str | None,
-                keyword: str | None, quiet: bool, allure: bool, claims: Path | None) -> None:
+                provider: str | None, observations: str | None, workers: int, out: Path, resume: bool,
+                markexpr: str | None, keyword: str | None, quiet: bool, allure: bool, claims: Path | None) -> None:
     """Run a slice of the compatibility matrix into a run directory (records.jsonl, run.json, logs)."""
     import dataclasses
 
+    from ..config import setting_named as setting
+    from ..errors import ConfigError
     from ..matrix.plan import Selection
     from ..matrix.runner import RunOptions, run_matrix, settings_args
 
@@ -64,6 +68,12 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
     config = harness_config(ctx)
     if provider is not None:
         config = dataclasses.replace(config, provider=provider)
+    if observations is not None:
+        try:
+            config = dataclasses.replace(config, observations=setting("observations").coerce(observations,
+                                                                                             "--observations"))
+        except ConfigError as exc:
+            raise click.BadParameter(str(exc), param_hint="--observations") from None
     selection = Selection.of(brokers_, mode, clients, kips)
     extra = (("-m", markexpr) if markexpr else ()) + (("-k", keyword) if keyword else ())
     options = RunOptions(out.absolute(), selection, workers, resume, extra, settings_args(config), allure=allure,

@@ -67,7 +67,8 @@ class RunOptions:
 def settings_args(config: HarnessConfig) -> tuple[str, ...]:
     """The resolved harness settings as the pytest options every child process gets (run_root is the run's)."""
     values = {"cache_dir": config.cache_dir, "boot_timeout": config.boot_timeout, "provider": config.provider,
-              "images": config.images or None, "image_base": config.image_base}
+              "images": config.images or None, "image_base": config.image_base,
+              "observations": config.observations}
     flags = {"offline": config.offline, "keep_data": config.keep_data, "reuse": config.reuse, "pull": config.pull}
     return (tuple(f"--kc-{k.replace('_', '-')}={v}" for k, v in values.items() if v is not None)
             + tuple(f"--kc-{k.replace('_', '-')}" for k, on in flags.items() if on))

@@ -28,6 +28,14 @@ def _broker_key(label: str) -> tuple[tuple[int, ...], str]:
     return tuple(int(p) for p in version.split(".")), mode
 
 
+def _totals(records: list[Record]) -> str:
+    """``3 pass, 2 deviation (1 intermittent)``: each verdict that occurs, deviations with their intermittent."""
+    totals = Counter(r.outcome for r in records)
+    intermittent = sum(1 for r in records if r.intermittent)
+    return ", ".join(f"{totals[o]} {o}" + (f" ({intermittent} intermittent)" if o == "deviation" and intermittent
+                                            else "") for o in OUTCOMES if totals[o])
+
+
 def summary_lines(records: Iterable[Record]) -> list[str]:
     latest = list(latest_by_cell(records).values())
     lines: list[str] = []
@@ -45,14 +53,12 @@ def summary_lines(records: Iterable[Record]) -> list[str]:
         width = max(len(c) for c in clients)
         cells = {key: " ".join(f"{n}{letter}" for letter, n in sorted(counter.items())) for key, counter in grid.items()}
         column = max([len(b) for b in brokers] + [len(v) for v in cells.values()])
-        totals = Counter(r.outcome for r in rows)
-        lines.append(f"{kip}: {len(rows)} cells, " + ", ".join(f"{totals[o]} {o}" for o in OUTCOMES if totals[o]))
+        lines.append(f"{kip}: {len(rows)} cells, {_totals(rows)}")
         lines.append(" " * (width + 4) + "  ".join(b.ljust(column) for b in brokers))
         for client in clients:
             lines.append(f"  {client.ljust(width)}  " + "  ".join(cells.get((client, b), "-").ljust(column)
                                                             for b in brokers).rstrip())
     if latest:
-        totals = Counter(r.outcome for r in latest)
-        lines.append(f"all: {len(latest)} cells, " + ", ".join(f"{totals[o]} {o}" for o in OUTCOMES if totals[o])
+        lines.append(f"all: {len(latest)} cells, {_totals(latest)}"
                      + "  (P pass, Ub/Uc/U2 unsupported by broker/client/both, D deviation, F fail, E infra_error)")
     return lines

@@ -16,11 +16,11 @@ runner records them with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..records import LimitedBy, Outcome
+from ..records import ACCEPTED, LimitedBy, Outcome
 from ..versions import KafkaVersion
 from .claims import Claim, Documented
 from .observables import ABSENT, PROBES, match, shown
@@ -122,6 +122,37 @@ class Verdict:
     documented: dict[str, Any]
     differences: list[dict[str, Any]] = field(default_factory=list)
     reason: str | None = None
+
+
+def observe_again(verdicts: Sequence[Verdict], limit: int) -> bool:
+    """Whether to observe the cell once more: its first observation deviated, every one so far was judged,
+    and fewer than ``limit`` (observations in all) were made.  A pass or an unsupported is never repeated:
+    it held, and repeating every cell would multiply the matrix's time."""
+    return (bool(verdicts) and verdicts[0].outcome == "deviation" and len(verdicts) < limit
+            and all(v.outcome in ACCEPTED for v in verdicts))
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The cell's verdict from all its observations: the first one's, and whether they disagree."""
+
+    verdict: Verdict
+    intermittent: bool = False
+
+
+def settle(verdicts: Sequence[Verdict]) -> Settled:
+    """One verdict from a cell's observations, in order (the first judged, the others from ``observe_again``).
+
+    A deviation stays a deviation when a later observation held: the documented behaviour did not hold
+    every time.  It is ``intermittent`` when at least one judged observation held; an observation that
+    could not be judged (the probe raised) counts for neither side.
+    """
+    if not verdicts:
+        raise ValueError("settle needs at least one observation")
+    first = verdicts[0]
+    if first.outcome != "deviation":
+        return Settled(first)
+    return Settled(first, any(v.outcome in ACCEPTED and v.outcome != "deviation" for v in verdicts[1:]))
 
 
 def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str, Any]) -> Verdict:

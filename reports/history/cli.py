@@ -124,13 +124,14 @@ def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tu
 @click.pass_context
 def report(ctx: click.Context, store: Path, out_dir: Path, as_of: str | None, flaky_window: int,
            history_depth: int, conf: tuple[str, ...]) -> None:
-    """Write the latest matrix, regressions, flaky cells, KIP tables and cell histories to OUT."""
+    """Write the latest matrix, regressions, flaky and intermittent cells, KIP tables and cell histories to OUT."""
     result = report_from_store(ctx, store, as_of=as_of, flaky_window=flaky_window, history_depth=history_depth,
                                conf=conf)
     reporting.write(result, out_dir)
     s = result.summary
-    click.echo(f"report: {s['runs']} runs, {s['cells']} cells, {s['regressions']} regressions, {s['flaky']} flaky, "
-               f"{s['quarantined']} lines quarantined -> {out_dir}")
+    click.echo(f"report: {s['runs']} runs, {s['cells']} cells, {s['regressions']} regressions, {s['flaky']} flaky "
+               f"across runs, {s['intermittent']} intermittent within runs, {s['quarantined']} lines quarantined "
+               f"-> {out_dir}")
 
 
 def report_from_store(ctx: click.Context, store: Path, *, as_of: str | None = None,

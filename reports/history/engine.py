@@ -59,6 +59,10 @@ class DuckDBEngine:
         else:
             self._series_function()
             select = "SELECT *, kcompat_series(cell_id) AS series"
+        from .parse import V3_COLUMNS
+
+        missing = [f"CAST(NULL AS {kind}) AS {name}" for name, kind in V3_COLUMNS.items() if name not in columns]
+        select = ", ".join([select, *missing])  # a store written before them: null, as store.with_v3_columns
         # obs has the columns Spark's has (OBS_COLUMNS), so a query reading another fails here too
         from .report import OBS_COLUMNS
 

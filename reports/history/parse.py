@@ -28,10 +28,17 @@ ORIGINS: tuple[str, ...] = ("records", "junit")
 RECORD_COLUMNS: tuple[str, ...] = (
     "run_id", "cell_id", "series", "origin", "kip", "claim_id", "api", "broker_version", "broker_mode", "client", "client_kind",
     "client_version", "java_version", "librdkafka_version", "outcome", "limited_by", "reason", "started_at",
-    "run_started_at", "schema_version", "documented", "record")
-"""The records table (besides ``ingested_at``, set by the store).  ``record`` is the whole line as
+    "run_started_at", "schema_version", "documented", "record", "intermittent", "held_count", "observation_count")
+"""The records table (besides ``ingested_at``, set by the store).  ``intermittent``, ``held_count`` and
+``observation_count`` are the record's observations within its run (schema_version 3): a cell observed
+more than once has both counts ("held 2 of 3"), one observed once has them null and ``intermittent`` false;
+stores written before them read them as null (``V3_COLUMNS``).  ``record`` is the whole line as
 ``Record.line`` writes it; ``documented`` its ``documented`` object, kept apart so the KIP tables
 never read whole records; ``series`` is ``Cell.series`` (stores written before it derive it at read)."""
+
+V3_COLUMNS: dict[str, str] = {"intermittent": "BOOLEAN", "held_count": "INT", "observation_count": "INT"}
+"""The columns records of schema_version 3 added, with their SQL types: what a store written before them
+lacks, and both engines add as nulls when they read one."""
 
 QUARANTINE_COLUMNS: tuple[str, ...] = ("run_id", "source", "line", "kind", "reason", "text")
 """``text`` identifies the line without keeping it: ``sha256:<16 hex> (<n> bytes)``.  A line that is not a
@@ -141,7 +148,9 @@ def record_row(record: Record, run_started_at: str | None, origin: str = "record
         "limited_by": record.limited_by, "reason": record.reason, "started_at": utc_iso(record.started_at),
         "run_started_at": run_started_at, "schema_version": record.schema_version,
         "documented": json.dumps(record.documented, sort_keys=True, separators=(",", ":"), default=str),
-        "record": _line(record),
+        "record": _line(record), "intermittent": record.intermittent,
+        "held_count": record.held[0] if record.held else None,
+        "observation_count": record.held[1] if record.held else None,
     }
 
 

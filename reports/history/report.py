@@ -40,7 +40,8 @@ class Engine(Protocol):
 
 OBS_COLUMNS: tuple[str, ...] = (
     "series", "run_started_at", "run_id", "cell_id", "outcome", "kip", "claim_id", "broker_version", "broker_mode",
-    "client", "client_kind", "client_version", "java_version", "librdkafka_version", "limited_by", "documented")
+    "client", "client_kind", "client_version", "java_version", "librdkafka_version", "limited_by", "documented",
+    "intermittent", "held_count", "observation_count")
 """The records table's columns the queries read.  ``record`` (the whole line, most of the table's bytes)
 is only read for each cell's latest row, from ``obs_lines``, so Spark can keep ``obs`` small and cached."""
 
@@ -54,6 +55,7 @@ ORDERS: dict[str, tuple[str, ...]] = {
     "latest": ("cell_id",),
     "regressions": ("run_started_at", "run_id", "cell_id"),
     "flaky": ("series",),
+    "intermittent": ("series",),
     "kips": ("kip", "claim_id", "broker_version", "broker_mode", "client_kind", "client_version", "client"),
     "history": ("series", "run_started_at", "run_id", "cell_id"),
 }
@@ -114,21 +116,25 @@ _NEWEST = "WINDOW w AS (PARTITION BY series ORDER BY rn)"
 """Over a series' newest rows, numbered newest first (``rn``): the same previous runs as ``_SERIES``
 for every row but the oldest kept, whose previous run is cut off; queries keep one row more than they use."""
 
+_INTERMITTENT_RUNS = "CAST(SUM(CASE WHEN intermittent THEN 1 ELSE 0 END) AS BIGINT)"
+"""Runs in which the cell's own observations disagreed (records of schema_version 3; null before: none)."""
+
 FLAKY_SQL = f"""
 WITH n AS (
-  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, documented,
+  SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, documented, intermittent,
          ROW_NUMBER() OVER w AS rn
   FROM obs WHERE {_JUDGED}
   {_SERIES}),
 s AS (
   SELECT series, cell_id, claim_id, client_kind, outcome, run_id, {", ".join(ENV_FIELDS)}, {_PREV},
-         {_DOCUMENTED_CHANGED}, rn
+         {_DOCUMENTED_CHANGED}, intermittent, rn
   FROM n WHERE rn <= {{window}} + 1
   {_NEWEST})
 SELECT {_LAST.format("cell_id")}, series, MAX(claim_id) AS claim_id, {_LAST.format("broker_version")},
        MAX(client_kind) AS client_kind, {_LAST.format("client_version")},
        CAST(SUM(CASE WHEN {_FLIP} THEN 1 ELSE 0 END) AS BIGINT) AS flips,
        CAST(COUNT(*) AS BIGINT) AS runs,
+       {_INTERMITTENT_RUNS} AS intermittent_runs,
        MAX(CASE WHEN rn = 1 THEN outcome END) AS last_outcome,
        MAX(CASE WHEN rn = 1 THEN run_id END) AS last_run_id
 FROM s WHERE rn <= {{window}}
@@ -137,7 +143,29 @@ HAVING SUM(CASE WHEN prev_outcome IS NOT NULL AND rn < {{window}} AND ({_ENV_CHA
    AND SUM(CASE WHEN {_FLIP} THEN 1 ELSE 0 END) >= 2
 """
 """A window's flips are the transitions between its runs (rn < window: both ends inside it); "nothing
-changed" means no broker patch, client release, Java, librdkafka or documented side changed."""
+changed" means no broker patch, client release, Java, librdkafka or documented side changed.  Verdicts that
+change across runs; ``intermittent_runs`` says how many of those runs also disagreed within themselves."""
+
+INTERMITTENT_SQL = f"""
+WITH n AS (
+  SELECT series, cell_id, claim_id, client_kind, broker_version, client_version, outcome, run_id, intermittent,
+         held_count, observation_count, ROW_NUMBER() OVER w AS rn
+  FROM obs WHERE {_JUDGED}
+  {_SERIES})
+SELECT {_LAST.format("cell_id")}, series, MAX(claim_id) AS claim_id, {_LAST.format("broker_version")},
+       MAX(client_kind) AS client_kind, {_LAST.format("client_version")},
+       {_INTERMITTENT_RUNS} AS intermittent_runs, CAST(COUNT(*) AS BIGINT) AS runs,
+       CAST(SUM(CASE WHEN intermittent THEN held_count ELSE 0 END) AS BIGINT) AS held,
+       CAST(SUM(CASE WHEN intermittent THEN observation_count ELSE 0 END) AS BIGINT) AS observations,
+       MAX(CASE WHEN rn = 1 THEN outcome END) AS last_outcome,
+       MAX(CASE WHEN rn = 1 THEN run_id END) AS last_run_id
+FROM n WHERE rn <= {{window}}
+GROUP BY series
+HAVING SUM(CASE WHEN intermittent THEN 1 ELSE 0 END) > 0
+"""
+"""Flakiness within a run: series with a run of the window whose observations disagreed (the cell was
+observed again after a deviation and some observations held), with how many of its observations held
+over those runs (``held`` of ``observations``), apart from ``FLAKY_SQL``'s verdicts changing across runs."""
 
 _KIP_KEY = "claim_id, broker_version, broker_mode, client_kind, client_version, client"
 """``client`` keeps the wire probe's pins (``wire@v4``) apart from the unpinned probe of the same release."""
@@ -156,14 +184,16 @@ WHERE rn = 1
 """One row per claim x broker release x client release: its latest verdict and every verdict's count (over
 the whole partition, in the row number's order so that one sort serves both)."""
 
+_OBSERVATIONS = "intermittent, held_count, observation_count"
+
 HISTORY_SQL = f"""
-SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)},
+SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, {_OBSERVATIONS},
        prev_run_id, {", ".join(f"prev_{name}" for name in ENV_FIELDS)}, documented_changed FROM (
-  SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, {_PREV},
-         {_DOCUMENTED_CHANGED}, rn
+  SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, {_OBSERVATIONS},
+         {_PREV}, {_DOCUMENTED_CHANGED}, rn
   FROM (
-    SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, documented,
-           ROW_NUMBER() OVER w AS rn
+    SELECT series, cell_id, run_id, run_started_at, outcome, limited_by, {", ".join(ENV_FIELDS)}, {_OBSERVATIONS},
+           documented, ROW_NUMBER() OVER w AS rn
     FROM obs
     {_SERIES}) n
   WHERE rn <= {{depth}} + 1
@@ -185,6 +215,7 @@ class Report:
     matrix: list[dict[str, Any]]
     regressions: list[dict[str, Any]]
     flaky: list[dict[str, Any]]
+    intermittent: list[dict[str, Any]]
     kips: dict[str, dict[str, Any]]
     history: dict[str, list[dict[str, Any]]]
 
@@ -321,7 +352,8 @@ def _md_cell(entry: Mapping[str, Any] | None) -> str:
     return text
 
 
-_HISTORY_KEYS = ("cell_id", "run_id", "run_started_at", "outcome", "limited_by", *ENV_FIELDS)
+_HISTORY_KEYS = ("cell_id", "run_id", "run_started_at", "outcome", "limited_by", *ENV_FIELDS, "held_count",
+                 "observation_count")
 
 
 def cell_histories(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -332,6 +364,7 @@ def cell_histories(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[dict[str
         first = row["prev_run_id"] is None
         entry["changed"] = {} if first else changed_fields(row)
         entry["documented_changed"] = bool(row["documented_changed"])
+        entry["intermittent"] = bool(row["intermittent"])
         history[row["series"]].append(entry)
     return dict(history)
 
@@ -345,14 +378,15 @@ def compute(engine: Engine, *, flaky_window: int = DEFAULT_FLAKY_WINDOW,
               if (record := _object(row["record"]))]
     regressions = [regression_row(row) for row in ordered(engine.rows(REGRESSIONS_SQL), "regressions")]
     flaky = ordered(engine.rows(FLAKY_SQL.format(window=int(flaky_window))), "flaky")
+    intermittent = ordered(engine.rows(INTERMITTENT_SQL.format(window=int(flaky_window))), "intermittent")
     kips = kip_tables(ordered(engine.rows(KIP_CELLS_SQL), "kips"))
     history = cell_histories(ordered(engine.rows(HISTORY_SQL.format(depth=int(history_depth))), "history"))
     summary = {"as_of": as_of, "runs": int(counts["runs"]), "records": int(counts["records"]),
                "cells": int(counts["cells"]), "quarantined": quarantined, "regressions": len(regressions),
                "unreadable_rows": len(latest) - len(matrix),
-               "flaky": len(flaky), "flaky_window": flaky_window, "history_depth": history_depth,
+               "flaky": len(flaky), "intermittent": len(intermittent), "flaky_window": flaky_window, "history_depth": history_depth,
                "kips": sorted(kips)}
-    return Report(summary, matrix, regressions, flaky, kips, history)
+    return Report(summary, matrix, regressions, flaky, intermittent, kips, history)
 
 
 def _dump(value: Any) -> str:
@@ -369,10 +403,12 @@ def write(report: Report, out_dir: Path) -> list[Path]:
     """The report's files (docs/HISTORY.md lists them); returns them in writing order."""
     kips_dir = out_dir / "kips"
     kips_dir.mkdir(parents=True, exist_ok=True)
-    written = [out_dir / "matrix.jsonl", out_dir / "regressions.jsonl", out_dir / "flaky.jsonl"]
+    written = [out_dir / "matrix.jsonl", out_dir / "regressions.jsonl", out_dir / "flaky.jsonl",
+               out_dir / "intermittent.jsonl"]
     _jsonl(written[0], report.matrix)
     _jsonl(written[1], report.regressions)
     _jsonl(written[2], report.flaky)
+    _jsonl(written[3], report.intermittent)
     for name, kip in sorted(report.kips.items()):
         if not _DOCUMENT.match(name):  # whatever a stored row says, nothing is written outside kips/
             continue

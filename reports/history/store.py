@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote, urlparse
 
 from .errors import StoreError
-from .parse import QUARANTINE_COLUMNS, RECORD_COLUMNS, RunInfo, ingest_sources, parse_records, read_run_info
+from .parse import QUARANTINE_COLUMNS, RECORD_COLUMNS, V3_COLUMNS, RunInfo, ingest_sources, parse_records, read_run_info
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -31,11 +31,15 @@ COMMIT_RETRIES = 12
 T = TypeVar("T")
 
 _INT_COLUMNS = {"schema_version", "line"}
+
+
+def _type(name: str) -> str:
+    return V3_COLUMNS.get(name) or ("INT" if name in _INT_COLUMNS else "STRING")
 _PARSED_COLUMNS = ("kind", "source", "line", "text", *RECORD_COLUMNS)
 
 
 def _ddl(columns: Sequence[str]) -> str:
-    return ", ".join(f"{name} {'INT' if name in _INT_COLUMNS else 'STRING'}" for name in columns)
+    return ", ".join(f"{name} {_type(name)}" for name in columns)
 
 
 RECORDS_DDL = _ddl(RECORD_COLUMNS) + ", ingested_at TIMESTAMP"
@@ -142,7 +146,8 @@ def _parser(runs: dict[str, RunInfo]) -> Callable[[Iterator[pa.RecordBatch]], It
 def _arrow_schema() -> pa.Schema:
     import pyarrow as pa
 
-    return pa.schema([(name, pa.int32() if name in _INT_COLUMNS else pa.string()) for name in _PARSED_COLUMNS])
+    kinds = {"INT": pa.int32(), "BOOLEAN": pa.bool_(), "STRING": pa.string()}
+    return pa.schema([(name, kinds[_type(name)]) for name in _PARSED_COLUMNS])
 
 
 @dataclass
@@ -297,7 +302,17 @@ def load(spark: SparkSession, store: Path, as_of: datetime | None = None) -> tup
                                  "(its first ingest is later)")
             reader = reader.option("versionAsOf", version)
         frames.append(reader.load(str(store / name)))
-    return with_series(frames[0]), frames[1]
+    return with_v3_columns(with_series(frames[0])), frames[1]
+
+
+def with_v3_columns(records: DataFrame) -> DataFrame:
+    """The observation columns on a store written before them: null (a record observed once, as far as known)."""
+    from pyspark.sql import functions as F
+
+    for name, kind in V3_COLUMNS.items():
+        if name not in records.columns:
+            records = records.withColumn(name, F.lit(None).cast(kind))
+    return records
 
 
 def with_series(records: DataFrame) -> DataFrame:

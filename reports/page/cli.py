@@ -53,7 +53,9 @@ def matrix(ctx: click.Context, run_dirs: tuple[Path, ...], out_dir: Path, title:
     for item in data.skipped:
         click.echo(f"skipped: {item.line()}", err=True)
     counts = data.counts()
-    click.echo(f"{sum(counts.values())} cells: " + ", ".join(f"{n} {o}" for o, n in counts.items()))
+    shown = [f"{n} {o}" + (f" ({data.intermittent} intermittent)" if o == "deviation" and data.intermittent else "")
+             for o, n in counts.items()]
+    click.echo(f"{sum(counts.values())} cells: " + ", ".join(shown))
     click.echo(f"page: {html}")
     click.echo(f"summary: {summary}")
     if screenshot:

@@ -133,6 +133,11 @@ class Matrix:
         return counts
 
     @property
+    def intermittent(self) -> int:
+        """Deviations whose observations disagreed within their run (some held)."""
+        return sum(1 for view in self.cells.values() if view.record.intermittent)
+
+    @property
     def columns(self) -> list[tuple[str, str]]:
         """(mode, broker version): grouped by mode (zk, then kraft), each by version."""
         seen = {(v.record.broker_mode, v.record.broker_version) for v in self.cells.values()}

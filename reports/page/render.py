@@ -21,7 +21,7 @@ from typing import Any
 
 import jinja2
 
-from harness.records import OUTCOMES, document_order
+from harness.records import OUTCOMES, Record, document_order
 from reports.page.history import cell_entries
 from reports.page.model import CellView, Matrix, client_key, version_key
 
@@ -73,10 +73,15 @@ def repro_command(cell_id: str, run_label: str) -> str:
     return f"kcompat repro {shlex.quote(cell_id)} --run {shlex.quote(run_label)}"
 
 
-def cell_mark(record_outcome: str, limited_by: str | None, changed: bool) -> tuple[str, str]:
-    """A cell's CSS classes and its letter: the verdict's colour, the limiting side's pattern and letter."""
+def cell_mark(record_outcome: str, limited_by: str | None, changed: bool,
+              held: tuple[int, int] | None = None, intermittent: bool = False) -> tuple[str, str]:
+    """A cell's CSS classes and its letter: the verdict's colour, the limiting side's pattern and letter; an
+    intermittent deviation reads ``k/n`` (observations that held of those made) instead of ``D``."""
     classes = [OUTCOME_CLASS[record_outcome]]
     letter = OUTCOME_LETTER[record_outcome]
+    if intermittent and held is not None:
+        classes.append("i")
+        letter = f"{held[0]}/{held[1]}"
     if limited_by in LIMITED:
         css, side = LIMITED[limited_by]
         classes.append(css)
@@ -84,6 +89,13 @@ def cell_mark(record_outcome: str, limited_by: str | None, changed: bool) -> tup
     if changed:
         classes.append("x")
     return " ".join(classes), letter
+
+
+def _observations(record: Record, intern: _Interner) -> Any:
+    """The detail's observations of a cell observed more than once: ``[held, n, intermittent, observations]``."""
+    if record.held is None:
+        return 0
+    return [record.held[0], record.held[1], int(record.intermittent), intern(record.observations)]
 
 
 class _Interner:
@@ -140,10 +152,12 @@ def _grid(matrix: Matrix, out_dir: Path) -> tuple[list[dict[str, Any]], dict[str
             row = _Row(claim_id, kip, [None] * len(columns))
             for column, view in sorted(by_client[client][claim_id], key=lambda item: item[0]):
                 record = view.record
-                row.cells[column] = cell_mark(record.outcome, record.limited_by, view.changed)
+                row.cells[column] = cell_mark(record.outcome, record.limited_by, view.changed, record.held,
+                                              record.intermittent)
                 counts[record.outcome] += 1
                 cells.append(_cell_data(view, links, intern, claim_index[claim_id], column, client_number)
-                             + [cell_entries(matrix.history, record.cell_id) if matrix.history else 0])
+                             + [cell_entries(matrix.history, record.cell_id) if matrix.history else 0,
+                                _observations(record, intern)])
             groups[-1]["rows"].append(row)
         blocks.append({"client": client, "groups": groups, "counts": counts})
     data = {"outcomes": list(OUTCOMES), "claims": claim_order, "apis": [claims[c][1] for c in claim_order],
@@ -215,7 +229,7 @@ def context(matrix: Matrix, out_dir: Path, title: str = "kcompat matrix") -> dic
     columns = matrix.columns
     counts = matrix.counts()
     notable = {outcome: sorted((v for v in matrix.cells.values() if v.record.outcome == outcome),
-                               key=lambda v: v.record.cell_id)
+                               key=lambda v: (v.record.intermittent, v.record.cell_id))
                for outcome in ("fail", "infra_error", "deviation")}
     return {
         "title": title,
@@ -224,6 +238,7 @@ def context(matrix: Matrix, out_dir: Path, title: str = "kcompat matrix") -> dic
         "incomplete": [run for run in matrix.runs if run.incomplete],
         "skipped": matrix.skipped,
         "counts": counts,
+        "intermittent": matrix.intermittent,
         "total": sum(counts.values()),
         "outcomes": OUTCOMES,
         "outcome_class": OUTCOME_CLASS,

@@ -3,6 +3,7 @@ real standalone cluster.  One local session serves the whole module (the CLI reu
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -16,7 +17,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tests.history_builders import BUMPED, JAVA, WIRE, bumps, junit, malformed_run, nightly, run_dir
+from tests.history_builders import (BUMPED, JAVA, WIRE, bumps, intermittent_nights, junit, malformed_run, nightly,
+                                   run_dir)
 
 pytest.importorskip("pyspark")
 pytest.importorskip("delta")
@@ -60,7 +62,8 @@ def test_out_of_order_ingests_and_quarantine(spark: Any, tmp_path: Path) -> None
     out = tmp_path / "out"
     result = cli("report", "--store", str(store), "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert result.output.strip().endswith(f"report: 7 runs, 5 cells, 5 regressions, 1 flaky, 3 lines quarantined -> {out}")
+    assert result.output.strip().endswith(f"report: 7 runs, 5 cells, 5 regressions, 1 flaky across runs, 0 intermittent within runs, "
+                                          f"3 lines quarantined -> {out}")
     regressions = [__import__("json").loads(line) for line in (out / "regressions.jsonl").read_text().splitlines()]
     assert [(r["run_id"], r["cell_id"], r["to_outcome"]) for r in regressions] == [
         ("run-2", WIRE, "deviation"), ("run-3", WIRE, "pass"), ("run-4", JAVA, "deviation"),
@@ -99,7 +102,7 @@ def test_as_of_answers_from_the_store_as_it_was(spark: Any, tmp_path: Path) -> N
     time.sleep(1.5)
     assert cli("ingest", *map(str, runs[3:]), "--store", str(store)).exit_code == 0
     then = cli("report", "--store", str(store), "--out", str(tmp_path / "then"), "--as-of", middle)
-    assert "report: 3 runs, 5 cells, 2 regressions, 1 flaky" in then.output, then.output
+    assert "report: 3 runs, 5 cells, 2 regressions, 1 flaky across runs" in then.output, then.output
     too_early = cli("report", "--store", str(store), "--out", str(tmp_path / "e"), "--as-of", early)
     assert too_early.exit_code == 1
     assert too_early.output.strip().splitlines()[-1].startswith("kcompat: error: the store ")
@@ -155,12 +158,12 @@ def test_a_store_written_before_series_still_reads_and_ingests(spark: Any, tmp_p
     from delta.tables import DeltaTable
     from pyspark.sql import functions as F
 
-    from reports.history.parse import RECORD_COLUMNS, parse_run_dir
+    from reports.history.parse import RECORD_COLUMNS, V3_COLUMNS, parse_run_dir
     from reports.history.store import QUARANTINE_DDL, RUNS_DDL
 
     runs = bumps(tmp_path / "runs")
     store = tmp_path / "store"
-    old_columns = [c for c in RECORD_COLUMNS if c not in ("series", "origin")]
+    old_columns = [c for c in RECORD_COLUMNS if c not in ("series", "origin", *V3_COLUMNS)]
     old_ddl = ", ".join(f"{c} {'INT' if c == 'schema_version' else 'STRING'}" for c in old_columns)
     rows = [tuple(row[c] for c in old_columns) for d in runs[:2] for row in parse_run_dir(d).rows]
     (spark.createDataFrame(rows, old_ddl).withColumn("ingested_at", F.current_timestamp())
@@ -178,6 +181,28 @@ def test_a_store_written_before_series_still_reads_and_ingests(spark: Any, tmp_p
     assert files(tmp_path / "old") == files(tmp_path / "new-out")
     assert '"from_cell_id":"KIP-525/validate-only-returns-configs[2.4.0-zk|java:3.7.0]"' in (
         tmp_path / "old" / "regressions.jsonl").read_text()
+
+
+def test_intermittent_cells_through_spark_are_duckdbs(spark: Any, tmp_path: Path) -> None:
+    """Records of schema_version 3 (observations, intermittent) next to version-2 lines: Spark's store and
+    report give the files DuckDB gives, intermittent.jsonl apart from flaky.jsonl."""
+    from reports.history import report as reporting
+    from reports.history.engine import DuckDBEngine
+    from reports.history.store import snapshot_files
+
+    runs = intermittent_nights(tmp_path / "runs")
+    lines = (runs[1] / "records.jsonl").read_text().splitlines()
+    old = json.loads(lines[0])
+    old["schema_version"] = 2
+    del old["observations"], old["intermittent"]
+    (runs[1] / "records.jsonl").write_text("\n".join([json.dumps(old), *lines[1:]]) + "\n")
+    store = tmp_path / "store"
+    assert cli("ingest", *map(str, runs), "--store", str(store)).exit_code == 0
+    result = cli("report", "--store", str(store), "--out", str(tmp_path / "spark"))
+    assert "1 flaky across runs, 2 intermittent within runs" in result.output, result.output
+    reporting.write(reporting.compute(DuckDBEngine(snapshot_files(spark, store))), tmp_path / "duck")
+    assert files(tmp_path / "spark") == files(tmp_path / "duck")
+    assert len((tmp_path / "spark" / "intermittent.jsonl").read_text().splitlines()) == 2
 
 
 def test_the_matrix_page_reads_the_store(spark: Any, tmp_path: Path) -> None:

@@ -67,3 +67,36 @@ def test_paths_are_absolute_and_not_empty(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("KCOMPAT_CACHE_DIR", " ")
     with pytest.raises(ConfigError, match="KCOMPAT_CACHE_DIR is empty"):
         HarnessConfig.resolve()
+
+
+@pytest.mark.parametrize("text", ["0", "11", "-1", "3.0", "nan", "", " ", "three", "\u0663", "1" * 5000])
+def test_observations_are_a_whole_number_from_1_to_10(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    monkeypatch.setenv("KCOMPAT_OBSERVATIONS", text)
+    with pytest.raises(ConfigError, match="KCOMPAT_OBSERVATIONS=.* is not a whole number from 1 to 10"):
+        HarnessConfig.resolve()
+
+
+def test_observations_default_to_3_and_come_from_every_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KCOMPAT_OBSERVATIONS", raising=False)
+    assert HarnessConfig.resolve().observations == 3
+    monkeypatch.setenv("KCOMPAT_OBSERVATIONS", " 5 ")
+    assert HarnessConfig.resolve().observations == 5
+    assert HarnessConfig.resolve([(lambda s: s.ini, {"observations": "1"})]).observations == 1
+    assert HarnessConfig.resolve(observations=10).observations == 10
+    with pytest.raises(ConfigError):
+        HarnessConfig.resolve(observations=True)
+
+
+@pytest.mark.parametrize(("args", "origin"), [
+    (["run", "--observations", "0"], "--observations='0'"),
+    (["--observations", "NaN", "run"], "--observations='NaN'"),
+])
+def test_a_bad_observation_count_is_one_line_before_anything_boots(tmp_path: Path, args: list[str],
+                                                                   origin: str) -> None:
+    from tests.console import kcompat
+
+    done = kcompat(*args, "--kip", "KIP-195", "--out", str(tmp_path / "run"), timeout=120)
+    assert done.returncode != 0 and not (tmp_path / "run").exists()
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kcompat: error: ") and origin in lines[0]
+    assert "is not a whole number from 1 to 10" in lines[0]

@@ -19,7 +19,8 @@ from reports.history.parse import (ingest_sources, parse_file, parse_run_dir, qu
                                    records_path, utc_iso)
 from reports.history.store import check_store, parse_as_of
 from tests.history_builders import (ACL, BEFORE_BUMP, BUMPED, CONFLUENT, CONFLUENT_NEW, CONFLUENT_OLD, JAVA, OLD_JAVA,
-                                   SERIES, WIRE, bumps, junit, malformed_run, nightly, run_dir)
+                                   SERIES, WIRE, bumps, intermittent_nights, junit, malformed_run, nightly,
+                                   observations, run_dir)
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -57,18 +58,59 @@ def test_a_cells_last_line_is_its_verdict_and_a_run_without_run_json_starts_at_i
 
 
 def test_records_of_every_schema_version_are_rows(tmp_path: Path) -> None:
-    """A version-1 line (before ``broker_min_version``) and a version-2 line of the same run are both rows."""
-    path = run_dir(tmp_path, "r", 3, {JAVA: "pass", WIRE: "pass"})
+    """Version-1 (before ``broker_min_version``), version-2 (before ``observations``) and version-3 lines of the
+    same run are all rows; only version 3 carries the observation columns."""
+    path = run_dir(tmp_path, "r", 3, {JAVA: "pass", WIRE: "pass", CONFLUENT: "deviation"},
+                   **{CONFLUENT: observations("deviation", "pass", "deviation")})
     lines = (path / "records.jsonl").read_text().splitlines()
-    old = json.loads(lines[0])
-    assert old["schema_version"] == 2 and "broker_min_version" in old
-    old["schema_version"] = 1
-    del old["broker_min_version"]
-    (path / "records.jsonl").write_text(json.dumps(old) + "\n" + lines[1] + "\n")
+    v1, v2 = json.loads(lines[0]), json.loads(lines[1])
+    assert v1["schema_version"] == 3 and "broker_min_version" in v1 and "observations" in v2
+    v1["schema_version"] = 1
+    for key in ("broker_min_version", "observations", "intermittent"):
+        del v1[key]
+    v2["schema_version"] = 2
+    del v2["observations"], v2["intermittent"]
+    (path / "records.jsonl").write_text(json.dumps(v1) + "\n" + json.dumps(v2) + "\n" + lines[2] + "\n")
     parsed = parse_run_dir(path)
     assert parsed.quarantine == []
-    assert sorted(r["cell_id"] for r in parsed.rows) == sorted([JAVA, WIRE])
-    assert {json.loads(r["record"])["schema_version"] for r in parsed.rows} == {1, 2}
+    rows = {r["cell_id"]: r for r in parsed.rows}
+    assert sorted(rows) == sorted([JAVA, WIRE, CONFLUENT])
+    assert {json.loads(r["record"])["schema_version"] for r in parsed.rows} == {1, 2, 3}
+    assert [(rows[c]["intermittent"], rows[c]["held_count"], rows[c]["observation_count"])
+            for c in (JAVA, WIRE, CONFLUENT)] == [(False, None, None), (False, None, None), (True, 1, 3)]
+
+
+def test_flakiness_within_a_run_is_reported_apart_from_verdicts_changing_across_runs(tmp_path: Path) -> None:
+    result = reporting.compute(engine_over(tmp_path, intermittent_nights(tmp_path / "runs")))
+    # across runs: WIRE flips deviation/pass, and both of its deviating runs disagreed within themselves
+    assert [(f["cell_id"], f["flips"], f["runs"], f["intermittent_runs"]) for f in result.flaky] == [(WIRE, 3, 4, 2)]
+    # within runs: CONFLUENT every night (never flipping across runs), WIRE twice; JAVA's steady deviation is neither
+    assert [(i["cell_id"], i["intermittent_runs"], i["runs"], i["held"], i["observations"], i["last_outcome"])
+            for i in result.intermittent] == [(CONFLUENT, 4, 4, 4, 12, "deviation"), (WIRE, 2, 4, 4, 6, "pass")]
+    assert result.summary["intermittent"] == 2 and result.summary["flaky"] == 1
+    wire = result.history[Cell.parse(WIRE).series]
+    assert [(h["outcome"], h["intermittent"], h["held_count"], h["observation_count"]) for h in wire] == [
+        ("deviation", True, 2, 3), ("pass", False, None, None), ("deviation", True, 2, 3), ("pass", False, None, None)]
+    java = result.history[Cell.parse(JAVA).series][-1]
+    assert (java["intermittent"], java["held_count"], java["observation_count"]) == (False, 0, 3)
+    latest = {m["cell_id"]: m for m in result.matrix}
+    assert len(latest[CONFLUENT]["observations"]) == 3 and latest[CONFLUENT]["intermittent"] is True
+    written = reporting.write(result, tmp_path / "out")
+    assert tmp_path / "out" / "intermittent.jsonl" in written
+    assert len((tmp_path / "out" / "intermittent.jsonl").read_text().splitlines()) == 2
+
+
+def test_a_store_written_before_schema_version_3_reads_with_null_observation_columns(tmp_path: Path) -> None:
+    from reports.history.engine import DuckDBEngine
+    from reports.history.parse import V3_COLUMNS
+
+    rows = [{k: v for k, v in row.items() if k not in V3_COLUMNS}
+            for d in nightly(tmp_path / "runs") for row in parse_run_dir(d).rows]
+    path = tmp_path / "old.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    result = reporting.compute(DuckDBEngine([str(path)]))
+    assert result.intermittent == [] and [f["intermittent_runs"] for f in result.flaky] == [0]
+    assert all(not h["intermittent"] and h["held_count"] is None for runs in result.history.values() for h in runs)
 
 
 def test_run_dirs_without_records_are_one_line_errors(tmp_path: Path) -> None:
@@ -150,7 +192,7 @@ def test_written_files(tmp_path: Path) -> None:
     result = reporting.compute(engine_over(tmp_path, nightly(tmp_path / "runs")))
     written = reporting.write(result, tmp_path / "out")
     names = [p.relative_to(tmp_path / "out").as_posix() for p in written]
-    assert names == ["matrix.jsonl", "regressions.jsonl", "flaky.jsonl", "kips/KIP-140.json", "kips/KIP-140.md",
+    assert names == ["matrix.jsonl", "regressions.jsonl", "flaky.jsonl", "intermittent.jsonl", "kips/KIP-140.json", "kips/KIP-140.md",
                      "kips/KIP-525.json", "kips/KIP-525.md", "history.json", "summary.json"]
     assert len((tmp_path / "out" / "regressions.jsonl").read_text().splitlines()) == 5
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["flaky"] == 1

@@ -8,7 +8,7 @@ import pytest
 
 from harness.records import Record
 from reports.qualify import QualifyError, classify, load_profile, load_profiles, parse_known_deviations
-from tests.unit.page.records import BELOW_DEVIATION, DEVIATION, FAIL, INFRA, records
+from tests.unit.page.records import BELOW_DEVIATION, DEVIATION, FAIL, INFRA, INTERMITTENT, records
 
 KNOWN = """\
 # reviewed 2026-11-20
@@ -70,6 +70,7 @@ def test_verdict_classifies_deviations_and_reports_stale_entries(tmp_path: Path)
     verdict = classify(records(), entries)
     assert [r.cell_id for r, _ in verdict.known_deviations] == [DEVIATION]
     assert [r.cell_id for r in verdict.unknown_deviations] == [BELOW_DEVIATION]
+    assert [r.cell_id for r in verdict.unknown_intermittent] == [INTERMITTENT]
     assert [r.cell_id for r in verdict.failed] == [FAIL] and [r.cell_id for r in verdict.infra_errors] == [INFRA]
     assert [e.line for e in verdict.stale] == [12] and [e.line for e in verdict.unexercised] == [7]
     assert verdict.exit_code == 1 and verdict.cells == 80
@@ -78,7 +79,10 @@ def test_verdict_classifies_deviations_and_reports_stale_entries(tmp_path: Path)
     assert any(line.startswith(f"deviation not in known_deviations: {BELOW_DEVIATION}") for line in lines)
     assert f"stale known deviation {tmp_path / 'known.toml'}:12: KIP-569/config-documentation[3.9.2-kraft|wire] " \
            "matches no deviation of this run" in lines
+    assert f"intermittent deviation not in known_intermittent: {INTERMITTENT} (held 2 of 3): configs is null " \
+           "where KIP says present" in lines
     assert lines[-1].startswith("NOT qualified: 80 cells, 1 fail, 1 infra_error, 1 unknown deviation")
+    assert "1 unknown intermittent, 0 known intermittent" in lines[-1]
 
 
 def test_a_run_qualifies_when_every_deviation_is_reviewed_and_the_last_attempt_counts(tmp_path: Path) -> None:
@@ -90,10 +94,33 @@ reviewed_by = "dave"
 """))
     retried = [Record(**{**r.as_json(), "outcome": "pass", "reason": None, "attempt": 2})
                for r in records() if r.cell_id in (FAIL, INFRA)]
-    verdict = classify(records() + retried, entries)
+    profile = load_profile(_write(tmp_path, "p.toml", PROFILES.replace(
+        'known_deviations = "known.toml"', 'known_deviations = "known.toml"\n'
+        'known_intermittent = [\n  "KIP-525/returns-*",\n]')), "release")
+    verdict = classify(records() + retried, entries, profile.known_intermittent)
     assert verdict.ok and verdict.exit_code == 0
     assert verdict.lines()[-1].startswith("qualified: 80 cells, 0 fail, 0 infra_error, 0 unknown deviation, "
-                                          "2 known deviation")
+                                          "2 known deviation, 0 unknown intermittent, 1 known intermittent")
+    assert f"known intermittent: {INTERMITTENT} (held 2 of 3; accepted by {tmp_path / 'p.toml'}:7)" in verdict.lines()
+
+
+def test_known_intermittent_accepts_only_intermittent_deviations(tmp_path: Path) -> None:
+    """A claim known to flip within a run: its intermittent cells are accepted, a steady deviation of it is not;
+    a run in which it held steady says so without failing."""
+    path = _write(tmp_path, "p.toml", PROFILES.replace('known_deviations = "known.toml"\n',
+                                                       "known_intermittent = ['KIP-525/*']\n"))
+    known = load_profile(path, "release").known_intermittent
+    assert [(k.claim, k.line) for k in known] == [("KIP-525/*", 5)]
+    steady = [Record(**{**r.as_json(), "intermittent": False, "observations": [
+        {**o, "outcome": "deviation"} for o in r.observations]}) if r.cell_id == INTERMITTENT else r
+        for r in records()]
+    verdict = classify(steady, [], known)
+    assert [r.cell_id for r in verdict.unknown_deviations] == sorted([BELOW_DEVIATION, DEVIATION, INTERMITTENT])
+    assert verdict.known_intermittent == [] and verdict.steady_intermittent == list(known)
+    assert f"deviation not in known_deviations: {INTERMITTENT} (steady, held 0 of 3): configs is null where KIP " \
+           "says present" in verdict.lines()
+    assert f"known intermittent {path}:5: KIP-525/* was not intermittent in this run" in verdict.lines()
+    assert [r.cell_id for r, _ in classify(records(), [], known).known_intermittent] == [INTERMITTENT]
 
 
 PROFILES = """\
@@ -128,6 +155,12 @@ def test_profiles_load_with_defaults_and_relative_known_deviations(tmp_path: Pat
 
 
 @pytest.mark.parametrize(("replace", "by", "line", "message"), [
+    ('kips = ["KIP-525", "KIP-569"]\n', 'kips = ["KIP-525", "KIP-569"]\nknown_intermittent = ["KIP-195/x[4.4.0-kraft|wire]"]\n',
+     5, "is not a claim id"),
+    ('kips = ["KIP-525", "KIP-569"]\n', 'kips = ["KIP-525", "KIP-569"]\nknown_intermittent = "KIP-195/x"\n',
+     5, "known_intermittent must be a non-empty list"),
+    ('kips = ["KIP-525", "KIP-569"]\n', 'kips = ["KIP-525", "KIP-569"]\nknown_intermittent = ["KIP-195/x\\n"]\n',
+     5, "is not a claim id"),
     ('modes = ["kraft"]', 'modes = ["kraft", "sasl"]', 9, "'sasl' is not zk or kraft"),
     ('clients = ["java:4.4.0"]', 'clients = ["java"]', 10, None),
     ('clients = ["java:4.4.0"]', 'clients = ["kafka-python"]', 10, "is not a client"),

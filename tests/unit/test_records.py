@@ -56,6 +56,15 @@ def test_a_written_record_reads_back_equal() -> None:
     ({"kip": "KIP-569"}, "disagrees with cell_id"),
     ({"cell_id": CELL + "\n"}, "cell_id"),
     ({"schema_version": True}, "schema_version"),
+    ({"intermittent": "yes"}, "intermittent is"),
+    ({"intermittent": True}, "only a deviation is intermittent"),
+    ({"observations": {"outcome": "pass"}}, "observations"),
+    ({"observations": [{"outcome": "held"}]}, "observations"),
+    ({"observations": [{"outcome": "pass", "observed": []}]}, "observations"),
+    ({"observations": [{"outcome": "pass", "differences": "x"}]}, "observations"),
+    ({"observations": [{"outcome": "pass", "call_ms": float("nan")}]}, "observations"),
+    ({"observations": [{"outcome": "pass", "reason": 5}]}, "observations"),
+    ({"observations": ["pass"]}, "observations"),
 ])
 def test_a_field_of_the_wrong_type_or_cell_is_refused_with_its_name(changes: dict[str, Any], said: str) -> None:
     with pytest.raises(RecordError, match=said.replace("[", r"\[")):
@@ -88,3 +97,29 @@ def test_loads_json_refuses_nan_and_depth() -> None:
     for text in ("NaN", '{"a": -Infinity}', "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)):
         with pytest.raises(ValueError):
             loads_json(text)
+
+
+OBSERVED = [{"outcome": "deviation", "observed": {"partitions_after": 1}, "reason": "partitions_after differs",
+             "differences": [{"key": "partitions_after", "documented": 3, "observed": 1}], "call_ms": 4.5},
+            {"outcome": "pass", "observed": {"partitions_after": 3}, "differences": [], "reason": None, "call_ms": 3.0},
+            {"outcome": "fail", "observed": {}, "differences": [], "reason": "ProbeFailed: set-up", "call_ms": 0.0}]
+
+
+def test_every_schema_version_reads_and_only_3_has_observations() -> None:
+    """Version 1 (no broker_min_version), 2 (no observations) and 3 lines of one file are all records; 1 and 2
+    read as observed once."""
+    v1, v2 = _good(schema_version=1), _good(schema_version=2)
+    for old in (v1, v2):
+        del old["observations"], old["intermittent"]
+    del v1["broker_min_version"]
+    v3 = _good(outcome="deviation", intermittent=True, observations=OBSERVED)
+    records, bad = parse_lines(("\n".join(json.dumps(d) for d in (v1, v2, v3)) + "\n").encode())
+    assert bad == []
+    assert [(r.schema_version, r.observations, r.intermittent, r.held) for _, r in records[:2]] == [
+        (1, [], False, None), (2, [], False, None)]
+    third = records[2][1]
+    assert third.schema_version == 3 and third.intermittent and third.held == (1, 2)  # the fail counts for neither
+    assert third.held_text == "held 1 of 2"
+    assert json.loads(third.line())["observations"] == OBSERVED
+    _, unknown = parse_lines((json.dumps(_good(schema_version=4)) + "\n").encode())
+    assert [b.kind for b in unknown] == ["unknown_schema"]

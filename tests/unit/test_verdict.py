@@ -12,7 +12,7 @@ from harness.errors import HarnessError
 from harness.matrix.claims import BROKER_PLUGINS, BrokerPlugin, claims_dir, load_claim_book, load_claims_file
 from harness.matrix.observables import ABSENT, match
 from harness.matrix.plan import ClusterSpecs, Selection, plan, plugin_sources
-from harness.matrix.verdict import Limits, judge, limited_by
+from harness.matrix.verdict import Limits, Verdict, judge, limited_by, observe_again, settle
 from harness.versions import KafkaVersion
 from harness.records import Cell, Record, RecordError, append_record, read_records
 
@@ -259,7 +259,7 @@ def test_records_round_trip_and_a_torn_line_is_skipped(tmp_path: Path) -> None:
     assert [r.cell_id for r in report.records] == ["KIP-525/x[2.4.1-zk|java:3.7.0]", "KIP-525/x[2.4.1-zk|wire@v5]"]
     assert report.records[0] == first
     assert report.torn_last_line and len(report.unknown_schema) == 1 and len(report.malformed) == 1
-    assert json.loads(first.line())["schema_version"] == 2
+    assert json.loads(first.line())["schema_version"] == 3
 
 
 @pytest.mark.parametrize("bad", ["KIP-525/x", "KIP-525/x[2.4.1|wire]", "KIP-525/x[2.4.1-zk|java:../x]", "x[1.0-zk|wire]"])
@@ -272,7 +272,60 @@ def test_a_malformed_cell_id_is_refused(bad: str) -> None:
 def test_a_schema_version_1_record_is_still_read() -> None:
     """Version 2 added broker_min_version and the refused case; a version-1 line reads with the field null."""
     data = json.loads(_record("KIP-525/x[2.4.1-zk|wire]").line())
-    assert data["schema_version"] == 2
-    data.pop("broker_min_version")
+    assert data["schema_version"] == 3
+    for key in ("broker_min_version", "observations", "intermittent"):
+        data.pop(key)
     old = Record.from_json({**data, "schema_version": 1})
     assert old.schema_version == 1 and old.broker_min_version is None
+
+
+def _verdict(outcome: str) -> Verdict:
+    differences = [{"key": "k", "documented": 1, "observed": 2}] if outcome == "deviation" else []
+    reason = "k differs" if differences else None
+    return Verdict(outcome, None, {"case": "supported"}, differences, reason)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("outcomes", "limit", "again"), [
+    (["pass"], 3, False), (["unsupported"], 3, False),  # what held is never repeated
+    (["deviation"], 3, True), (["deviation", "pass"], 3, True), (["deviation", "deviation", "pass"], 3, False),
+    (["deviation"], 1, False),  # --kc-observations 1: observe once, as before issue 16
+    (["deviation", "fail"], 3, False),  # a re-observation that could not be judged ends the series
+    ([], 3, False),
+])
+def test_observe_again_only_after_a_first_deviation_and_within_the_limit(outcomes: list[str], limit: int,
+                                                                        again: bool) -> None:
+    assert observe_again([_verdict(o) for o in outcomes], limit) is again
+
+
+@pytest.mark.parametrize(("outcomes", "outcome", "intermittent"), [
+    (["pass"], "pass", False),
+    (["unsupported"], "unsupported", False),
+    (["deviation"], "deviation", False),
+    (["deviation", "deviation", "deviation"], "deviation", False),  # steady
+    (["deviation", "pass", "pass"], "deviation", True),  # held 2 of 3: still a deviation
+    (["deviation", "deviation", "unsupported"], "deviation", True),  # a fallback that held once
+    (["deviation", "fail"], "deviation", False),  # an unjudged observation counts for neither side
+    (["deviation", "pass", "fail"], "deviation", True),
+])
+def test_settle_keeps_the_first_deviation_and_says_intermittent_when_one_held(outcomes: list[str], outcome: str,
+                                                                             intermittent: bool) -> None:
+    verdicts = [_verdict(o) for o in outcomes]
+    settled = settle(verdicts)
+    assert settled.verdict.outcome == outcome and settled.intermittent is intermittent
+    assert settled.verdict is verdicts[0]  # the record's differences are the first deviation's
+
+
+def test_settle_needs_an_observation() -> None:
+    with pytest.raises(ValueError):
+        settle([])
+
+
+def test_the_run_summary_counts_intermittent_deviations() -> None:
+    from harness.matrix.summary import summary_lines
+    from tests.unit.page.records import INTERMITTENT, records
+
+    lines = summary_lines(records())
+    assert lines[-1].startswith("all: 80 cells, 24 pass, 51 unsupported, 3 deviation (1 intermittent), 1 fail")
+    assert any(line.startswith("KIP-525: ") and "(1 intermittent)" in line for line in lines)
+    steady = [r for r in records() if r.cell_id != INTERMITTENT]
+    assert "intermittent" not in summary_lines(steady)[-1].split("  (")[0]

@@ -35,7 +35,7 @@
     const kip = fKip.value, client = fClient.value;
     const outs = new Set(fOut.filter(function (b) { return b.checked; }).map(function (b) { return b.value; }));
     const counts = {}; D.outcomes.forEach(function (o) { counts[o] = 0; });
-    let shown = 0;
+    let shown = 0, intermittent = 0;
     document.querySelectorAll("#matrix section.block").forEach(function (block) {
       const clientOk = !client || block.dataset.client === client;
       block.hidden = !clientOk;
@@ -53,7 +53,7 @@
           const outcome = D.outcomes[D.cells[i][3]];
           const match = outs.has(outcome);
           td.classList.toggle("h", !match);
-          if (clientOk && kipOk) { counts[outcome] += 1; if (match) shown += 1; }
+          if (clientOk && kipOk) { counts[outcome] += 1; if (match) shown += 1; if (D.cells[i][18] && D.cells[i][18][2]) intermittent += 1; }
           any = any || match;
         });
         tr.hidden = !(kipOk && any);
@@ -63,6 +63,7 @@
     });
     D.outcomes.forEach(function (o) { document.getElementById("count-" + o).textContent = counts[o]; });
     document.getElementById("shown").textContent = shown;
+    document.getElementById("count-intermittent").textContent = intermittent;
   }
   [fKip, fClient].concat(fOut).forEach(function (input) { input.addEventListener("change", apply); });
 
@@ -88,6 +89,26 @@
     if (!c[4]) return null;
     const side = {broker: "the broker's", client: "the client's", both: "both sides'"}[c[4]];
     return "limited by " + c[4] + ": " + side + " newest " + D.apis[c[0]] + " is below v" + required.min;
+  }
+  function heldText(o) { return "held " + o[0] + " of " + o[1]; }
+  // A cell observed more than once (its first observation deviated): k of n, and each observation.
+  function observations(c) {
+    const o = c[18];
+    if (!o) return [];
+    const what = o[2] ? "Intermittent: the documented behaviour " + heldText(o) + " observations, on one cluster; a deviation, since it did not hold every time."
+      : "Steady: the documented behaviour " + heldText(o) + " observations, on one cluster.";
+    const rows = (V[o[3]] || []).map(function (obs, k) {
+      const diffs = (obs.differences || []).map(function (d) { return d.key + ": " + js(d.observed); }).join("; ");
+      return el("tr", obs.outcome === "deviation" ? {"class": "diff"} : {}, [
+        el("td", {}, [String(k + 1)]),
+        el("td", {}, [el("span", {"class": "badge " + (CLS[obs.outcome] || "")}, [String(obs.outcome)])]),
+        el("td", {}, [el("code", {}, [diffs || (obs.outcome === "deviation" ? "" : obs.reason || "as documented")])]),
+        el("td", {}, [obs.call_ms === null || obs.call_ms === undefined ? "" : obs.call_ms + " ms"])]);
+    });
+    return [el("h4", {}, ["Observations"]), el("p", {id: "d-observations"}, [what]),
+      el("table", {"class": "cmp", id: "d-observation-list"}, [
+        el("thead", {}, [el("tr", {}, [el("th", {}, ["#"]), el("th", {}, ["outcome"]), el("th", {}, ["what differed"]),
+          el("th", {}, ["call"])])]), el("tbody", {}, rows)])];
   }
   function show(i) {
     const c = D.cells[i], outcome = D.outcomes[c[3]];
@@ -127,16 +148,18 @@
       el("button", {"class": "close", title: "close (Esc)", id: "d-close"}, ["×"]),
       el("h3", {id: "d-cell"}, [cellId(c)]),
       el("p", {}, [el("span", {"class": "badge " + CLS[outcome], id: "d-outcome"}, [outcome]), " ",
-        limitText(c) || "", c[16] ? " · changed since the previous run" : ""]),
+        limitText(c) || "", c[18] && c[18][2] ? el("span", {id: "d-held"}, [" · intermittent, " + heldText(c[18])]) : null,
+        c[16] ? " · changed since the previous run" : ""]),
       c[12] ? el("p", {id: "d-reason"}, [c[12]]) : null,
       el("h4", {}, ["What the KIP says"]),
       quotes.length ? el("div", {id: "d-quotes"}, quotes) : el("p", {"class": "empty"}, ["no quote recorded"]),
-      el("h4", {}, ["Documented vs observed"]), compare(documented, observed, differences),
+      el("h4", {}, ["Documented vs observed"]), compare(documented, observed, differences)
+    ].concat(observations(c), [
       facts,
       el("h4", {}, ["Reproduce this cell"]), el("pre", {"class": "cmd", id: "d-repro"}, [repro(c)]),
       history ? el("h4", {}, ["History"]) : null, history,
       nightly ? el("h4", {id: "d-series"}, ["Nightly history of " + D.series[cellId(c)]]) : null, nightly
-    ].filter(function (child) { return child !== null; }));
+    ]).filter(function (child) { return child !== null; }));
     aside.hidden = false;
     document.getElementById("d-close").addEventListener("click", close);
     if (selected) selected.classList.remove("sel");
@@ -151,7 +174,10 @@
   document.getElementById("matrix").addEventListener("mouseover", function (event) {
     const td = event.target.closest("td");
     const i = td ? cellOf.get(td) : undefined;
-    if (i !== undefined && !td.title) td.title = cellId(D.cells[i]) + ": " + D.outcomes[D.cells[i][3]];
+    if (i !== undefined && !td.title) {
+      const o = D.cells[i][18];
+      td.title = cellId(D.cells[i]) + ": " + D.outcomes[D.cells[i][3]] + (o ? (o[2] ? ", intermittent, " : ", steady, ") + heldText(o) : "");
+    }
   });
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });
   // The server rendered the unfiltered counts; filter only when the browser restored a form state.

@@ -35,6 +35,8 @@ FAIL = "KIP-569/config-types[3.9.2-kraft|wire]"
 INFRA = "KIP-569/config-documentation[4.4.0-kraft|java:4.4.0]"
 BELOW_DEVIATION = "KIP-569/config-types[2.4.1-zk|java:4.4.0]"
 CHANGED = "KIP-525/validate-only-returns-configs[3.9.2-kraft|java:4.4.0]"
+INTERMITTENT = "KIP-525/returns-partitions-and-replication[4.4.0-kraft|java:4.4.0]"
+"""Deviated in the first of three observations, held in the other two (records schema_version 3)."""
 
 
 def _record(run_id: str, claim: str, version: str, mode: str, client: str, started: str) -> Record:
@@ -53,10 +55,21 @@ def _record(run_id: str, claim: str, version: str, mode: str, client: str, start
                   "expect": {key: {"absent": True} if below else {"present": True}, "error": None}}
     observed: dict[str, object] = {key: "<absent>" if below else ["cleanup.policy=delete"], "error": None}
     outcome, reason, differences = ("unsupported" if below else "pass"), None, []
+    extra: dict[str, object] = {}
     if cell_id in (DEVIATION, BELOW_DEVIATION):
         observed = {key: None, "error": None}
         differences = [{"key": key, "documented": documented["expect"][key], "observed": None}]  # type: ignore[index]
         outcome, reason = "deviation", f"{key} is null where KIP says present"
+    elif cell_id == INTERMITTENT:
+        held = dict(observed)
+        observed = {key: None, "error": None}
+        differences = [{"key": key, "documented": documented["expect"][key], "observed": None}]  # type: ignore[index]
+        outcome, reason = "deviation", f"{key} is null where KIP says present"
+        extra = {"intermittent": True, "observations": [
+            {"outcome": "deviation", "observed": observed, "differences": differences, "reason": reason,
+             "call_ms": 12.5, "started_at": started},
+            *({"outcome": "pass", "observed": held, "differences": [], "reason": None, "call_ms": 11.0,
+               "started_at": started} for _ in range(2))]}
     elif cell_id == FAIL:
         outcome, reason, observed = "fail", "set-up: CreateTopics returned POLICY_VIOLATION (log: logs/c1/broker.log)", {}
     elif cell_id == INFRA:
@@ -68,7 +81,8 @@ def _record(run_id: str, claim: str, version: str, mode: str, client: str, start
                   request_version=min(broker_max, client_max), required_versions={"min": minimum, "max": None},
                   broker_max_version=broker_max, client_max_version=client_max, limited_by=limited,  # type: ignore[arg-type]
                   documented=documented, observed=observed, differences=differences, reason=reason,
-                  duration_ms=1234.5, call_ms=12.5, started_at=started, log=f"logs/{version}-{mode}/broker.log")
+                  duration_ms=1234.5, call_ms=12.5, started_at=started, log=f"logs/{version}-{mode}/broker.log",
+                  **extra)  # type: ignore[arg-type]
 
 
 def records(run_id: str = "run-b", started: str = "2026-11-23T02:00:00Z") -> list[Record]:

@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 
 from reports.page import load, repro_command, write
 from reports.page.browser import chromium
-from tests.unit.page.records import CHANGED, DEVIATION, records, two_runs
+from tests.unit.page.records import CHANGED, DEVIATION, INTERMITTENT, records, two_runs
 
 
 @pytest.fixture
@@ -60,9 +60,9 @@ def test_filters_by_kip_client_and_verdict(page: tuple[Page, list[str]]) -> None
     view.select_option("#f-client", "")
     for outcome in ("pass", "unsupported", "fail", "infra_error"):
         view.uncheck(f'.f-out[value="{outcome}"]')
-    assert int(view.inner_text("#shown")) == 3
-    assert _count(view, "pass") == 24  # counts stay per verdict; the verdict filter only dims and hides
-    assert view.locator("#matrix tbody tr:not(.g):visible").count() == 3
+    assert int(view.inner_text("#shown")) == 4
+    assert _count(view, "pass") == 23  # counts stay per verdict; the verdict filter only dims and hides
+    assert view.locator("#matrix tbody tr:not(.g):visible").count() == 4
     assert errors == []
 
 
@@ -117,4 +117,40 @@ def test_the_detail_pane_of_every_verdict_reads_right(page: tuple[Page, list[str
     else:
         assert view.locator("#d-reason").count() == 0
     view.locator("#detail").screenshot(path=str(tmp_path / f"detail-{verdict}.png"))
+    assert errors == []
+
+
+def test_an_intermittent_cell_shows_k_of_n_in_the_grid_and_the_pane(page: tuple[Page, list[str]],
+                                                                     tmp_path: Path) -> None:
+    """Observed three times, held twice: the grid reads 2/3 instead of D, the pane says held 2 of 3 and lists
+    each observation; a steady deviation keeps its D and no observation list."""
+    view, errors = page
+    marked = view.locator("#matrix td.d.i")
+    assert marked.count() == 1 and marked.inner_text() == "2/3"
+    assert view.inner_text("#count-intermittent") == "1"
+    marked.hover()
+    assert marked.get_attribute("title") == f"{INTERMITTENT}: deviation, intermittent, held 2 of 3"
+    marked.click()
+    assert view.inner_text("#d-cell") == INTERMITTENT
+    assert view.inner_text("#d-outcome") == "deviation"
+    assert "intermittent, held 2 of 3" in view.inner_text("#d-held")
+    assert "held 2 of 3 observations" in view.inner_text("#d-observations")
+    rows = view.locator("#d-observation-list tbody tr")
+    assert rows.count() == 3
+    assert [rows.nth(k).locator("td").nth(1).inner_text() for k in range(3)] == ["deviation", "pass", "pass"]
+    assert "configs: null" in rows.nth(0).inner_text() and "as documented" in rows.nth(1).inner_text()
+    stray = view.evaluate("Array.from(document.getElementById('detail').childNodes)"
+                          ".filter(n => n.nodeType === 3).map(n => n.textContent)")
+    assert stray == []
+    view.locator("#detail").screenshot(path=str(tmp_path / "detail-intermittent.png"))
+    view.keyboard.press("Escape")
+    view.select_option("#f-client", "wire")
+    view.select_option("#f-kip", "KIP-525")
+    view.locator("#matrix section.block:visible td.d").click()
+    assert view.inner_text("#d-cell") == DEVIATION
+    assert view.locator("#d-held").count() == 0 and view.locator("#d-observations").count() == 0
+    view.select_option("#f-client", "java:4.4.0")
+    assert view.inner_text("#count-intermittent") == "1"
+    view.select_option("#f-client", "wire")
+    assert view.inner_text("#count-intermittent") == "0"
     assert errors == []

@@ -15,7 +15,8 @@ from harness.records import Record, append_record
 from reports.page import load, repro_command, write
 from reports.page.cli import matrix
 from reports.page.model import client_key, version_key
-from tests.unit.page.records import CHANGED, DEVIATION, records, two_runs, write_run
+from tests.console import kcompat
+from tests.unit.page.records import CHANGED, DEVIATION, INTERMITTENT, records, two_runs, write_run
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -103,6 +104,33 @@ def test_summary_is_short_and_names_the_findings(tmp_path: Path) -> None:
     assert "kcompat repro '" in text
 
 
+def test_summary_and_page_say_k_of_n_and_read_every_schema_version(tmp_path: Path) -> None:
+    """Through the console script: an intermittent cell's k of n in summary.md and the count line; records of
+    schema_version 1 and 2 (no observations) beside version 3 ones are cells like any other."""
+    recs = records()
+    old = []
+    for number, record in enumerate(recs[:10]):
+        line = record.as_json()
+        line["schema_version"] = 1 + number % 2
+        del line["observations"], line["intermittent"]
+        if line["schema_version"] == 1:
+            del line["broker_min_version"]
+        old.append(json.dumps(line))
+    run = write_run(tmp_path / "r", recs[10:])
+    (run / "records.jsonl").write_text("\n".join(old) + "\n" + (run / "records.jsonl").read_text())
+    done = kcompat("matrix", str(run), "--out", str(tmp_path / "page"), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "80 cells: 24 pass, 51 unsupported, 3 deviation (1 intermittent), 1 fail, 1 infra_error" in done.stdout
+    assert "skipped" not in done.stderr
+    text = (tmp_path / "page" / "summary.md").read_text()
+    assert "3 deviation (1 intermittent)" in text
+    line = next(line for line in text.splitlines() if INTERMITTENT in line)
+    assert line.startswith(f"- `{INTERMITTENT}` (intermittent, held 2 of 3): ")
+    assert "(intermittent" not in next(line for line in text.splitlines() if DEVIATION in line)
+    html = (tmp_path / "page" / "index.html").read_text()
+    assert '<td class="d i">2/3</td>' in html and 'id="count-intermittent">1<' in html
+
+
 def test_repro_command_quotes_for_the_shell() -> None:
     assert repro_command(DEVIATION, "run-2.4.1") == f"kcompat repro '{DEVIATION}' --run run-2.4.1"
     assert repro_command(DEVIATION, "my runs/x") == f"kcompat repro '{DEVIATION}' --run 'my runs/x'"
@@ -121,6 +149,6 @@ def test_python_dash_m_and_the_entry_point(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "reports.page", str(run), "--out", str(tmp_path / "page")],
                           cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    assert "80 cells: 25 pass, 51 unsupported, 2 deviation, 1 fail, 1 infra_error" in done.stdout
+    assert "80 cells: 24 pass, 51 unsupported, 3 deviation (1 intermittent), 1 fail, 1 infra_error" in done.stdout
     (command,) = [ep for ep in entry_points(group="kcompat.commands") if ep.name == "matrix"]
     assert command.load() is matrix
