@@ -20,8 +20,8 @@ from harness.errors import HarnessError
 from . import report as reporting
 from . import spark as sparking
 from . import store as storing
-from .errors import HistoryError
-from .parse import ingest_sources
+from .errors import HistoryError, RunDirError
+from .parse import ingest_sources, read_run_info
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -131,6 +131,29 @@ def report(ctx: click.Context, store: Path, out_dir: Path, as_of: str | None, fl
     s = result.summary
     click.echo(f"report: {s['runs']} runs, {s['cells']} cells, {s['regressions']} regressions, {s['flaky']} flaky, "
                f"{s['quarantined']} lines quarantined -> {out_dir}")
+
+
+@history.command("gate")
+@click.argument("out_dir", metavar="REPORT_DIR", type=click.Path(path_type=Path))
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+def gate(out_dir: Path, run_dirs: tuple[Path, ...]) -> None:
+    """Exit 1 naming every regression REPORT_DIR lists in RUN_DIR... (tonight's runs); no Spark.
+
+    REPORT_DIR is a `kcompat history report --out` of a store the runs were ingested into.
+    """
+    def regressed() -> list[dict[str, Any]]:
+        for run_dir in run_dirs:
+            if not run_dir.is_dir():
+                raise RunDirError(f"{run_dir} is not a run directory")
+        run_ids = {read_run_info(run_dir).run_id for run_dir in run_dirs}
+        return reporting.regressions_in(out_dir, run_ids)
+
+    found = guarded(regressed)
+    for row in found:
+        click.echo(f"regression: {reporting.regression_line(row)}")
+    if found:
+        _fail(f"{len(found)} regression(s) in {len(run_dirs)} run(s); see {out_dir / reporting.REGRESSIONS_FILE}")
+    click.echo(f"no regression in {len(run_dirs)} run(s)")
 
 
 def report_from_store(ctx: click.Context, store: Path, *, as_of: str | None = None,
