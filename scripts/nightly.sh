@@ -3,28 +3,30 @@
 # that persists across nights, the history report, the matrix page with each cell's history, and a
 # failure naming every cell whose verdict tonight's runs changed.
 #
-#   scripts/nightly.sh --store STORE [--out DIR] [--screenshot] SHARD... [-- RUN_ARGS...]
+#   scripts/nightly.sh --store STORE [--out DIR] [--conf KEY=VALUE]... [--screenshot] SHARD... [-- RUN_ARGS...]
 #
 # SHARD is a run directory a shard job already produced, or a broker line to run now
 # (`kcompat run -n 2 --quiet --brokers SHARD --out DIR/runs/run-SHARD RUN_ARGS...`).  STORE is a local
 # directory the workflow restores and saves between nights, or an object-store URI Delta Lake writes
-# itself (s3a://bucket/kcompat-history; see docs/HISTORY.md).  DIR (default nightly-<UTC time>) gets
-# history/ (`kcompat history report`) and page/ (`kcompat matrix --history`).  Exit 0 when every step
-# ran, every shard's cells were judged and tonight's runs regressed nothing; else 1, with each
-# regressed cell on its own line at the end.  Needs the venv scripts/bootstrap.sh makes.
+# itself (s3a://bucket/kcompat-history: its connector's jars through --conf, which goes to both history
+# commands' Spark; docs/HISTORY.md).  DIR (default nightly-<UTC time>) gets history/ (`kcompat history
+# report`) and page/ (`kcompat matrix --history`).  Exit 0 when every step ran, every shard's cells were
+# judged and tonight's runs regressed nothing; else 1, each regressed cell on its own line at the end
+# (`kcompat history gate`); 2 for a usage error.  Needs the venv scripts/bootstrap.sh makes.
 set -uo pipefail
 
-usage() { echo "usage: scripts/nightly.sh --store STORE [--out DIR] [--screenshot] SHARD... [-- RUN_ARGS...]" >&2; exit 2; }
+usage() { echo "usage: scripts/nightly.sh --store STORE [--out DIR] [--conf KEY=VALUE]... [--screenshot] SHARD... [-- RUN_ARGS...]" >&2; exit 2; }
 fail() { echo "scripts/nightly.sh: $*" >&2; code=1; }
 
 kcompat="$(cd "$(dirname "$0")/.." && pwd)/.venv/bin/kcompat"
 [ -x "$kcompat" ] || { echo "scripts/nightly.sh: no $kcompat; hint: bash scripts/bootstrap.sh" >&2; exit 1; }
 
-store="" out="nightly-$(date -u +%Y%m%d-%H%M%S)" screenshot=() shards=() run_args=()
+store="" out="nightly-$(date -u +%Y%m%d-%H%M%S)" screenshot=() shards=() run_args=() conf=()
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --store) [ "$#" -ge 2 ] || usage; store=$2; shift 2 ;;
     --out) [ "$#" -ge 2 ] || usage; out=$2; shift 2 ;;
+    --conf) [ "$#" -ge 2 ] || usage; conf+=(--conf "$2"); shift 2 ;;
     --screenshot) screenshot=(--screenshot); shift ;;
     --) shift; run_args=("$@"); break ;;
     -*) echo "scripts/nightly.sh: unknown option $1" >&2; usage ;;
@@ -46,8 +48,8 @@ done
 [ "${#runs[@]}" -gt 0 ] || { fail "no shard produced a run directory"; exit 1; }
 
 history=()
-if "$kcompat" history ingest "${runs[@]}" --store "$store"; then
-  if "$kcompat" history report --store "$store" --out "$out/history"; then
+if "$kcompat" history ingest "${runs[@]}" --store "$store" "${conf[@]}"; then
+  if "$kcompat" history report --store "$store" --out "$out/history" "${conf[@]}"; then
     history=(--history "$out/history")
   else
     fail "the history report failed; the page has no history tonight"

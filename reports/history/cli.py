@@ -76,6 +76,28 @@ def session(ctx: click.Context, conf: tuple[str, ...]) -> Iterator[SparkSession]
             spark.stop()
 
 
+if TYPE_CHECKING:
+    _ParamType = click.ParamType[storing.Location, Any]
+else:  # generic only from click 8.2 (pyproject allows 8.1)
+    _ParamType = click.ParamType
+
+
+class StoreType(_ParamType):
+    """``--store``: a local directory or an object-store URI (``s3a://bucket/prefix``), as ``storing.location``."""
+
+    name = "STORE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> storing.Location:
+        if isinstance(value, Path):
+            return value
+        try:
+            return storing.location(str(value))
+        except HistoryError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+STORE = StoreType()
+
 _CONF = click.option("--conf", "conf", multiple=True, metavar="KEY=VALUE",
                      help="Extra Spark setting for the embedded session (repeatable).")
 
@@ -87,10 +109,11 @@ def history() -> None:
 
 @history.command("ingest")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--store", required=True, type=click.Path(path_type=Path), help="The history store (a directory).")
+@click.option("--store", required=True, type=STORE,
+              help="The history store: a directory, or an object-store URI such as s3a://bucket/prefix.")
 @_CONF
 @click.pass_context
-def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tuple[str, ...]) -> None:
+def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: storing.Location, conf: tuple[str, ...]) -> None:
     """Add run directories (or JUnit XML files, or directories of junit-*.xml) to STORE; re-ingesting a run
     changes nothing, and a run's records.jsonl wins over its JUnit XML."""
     def check() -> None:  # before Spark starts: bad input costs no JVM
@@ -113,7 +136,7 @@ def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tu
 
 
 @history.command("report")
-@click.option("--store", required=True, type=click.Path(path_type=Path), help="The history store.")
+@click.option("--store", required=True, type=STORE, help="The history store (a directory or a URI).")
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Where the files go.")
 @click.option("--as-of", "as_of", metavar="DATE", help="Answer from the store as it was then (YYYY-MM-DD, UTC).")
 @click.option("--flaky-window", default=reporting.DEFAULT_FLAKY_WINDOW, show_default=True,
@@ -122,7 +145,7 @@ def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tu
               type=click.IntRange(1, None), help="Runs per cell in history.json.")
 @_CONF
 @click.pass_context
-def report(ctx: click.Context, store: Path, out_dir: Path, as_of: str | None, flaky_window: int,
+def report(ctx: click.Context, store: storing.Location, out_dir: Path, as_of: str | None, flaky_window: int,
            history_depth: int, conf: tuple[str, ...]) -> None:
     """Write the latest matrix, regressions, flaky cells, KIP tables and cell histories to OUT."""
     result = report_from_store(ctx, store, as_of=as_of, flaky_window=flaky_window, history_depth=history_depth,
@@ -156,7 +179,7 @@ def gate(out_dir: Path, run_dirs: tuple[Path, ...]) -> None:
     click.echo(f"no regression in {len(run_dirs)} run(s)")
 
 
-def report_from_store(ctx: click.Context, store: Path, *, as_of: str | None = None,
+def report_from_store(ctx: click.Context, store: storing.Location, *, as_of: str | None = None,
                       flaky_window: int = reporting.DEFAULT_FLAKY_WINDOW,
                       history_depth: int = reporting.DEFAULT_HISTORY_DEPTH, conf: tuple[str, ...] = ()) -> reporting.Report:
     """The report of a store, in the CLI's session: ``history report`` and the matrix page's ``--store``."""
@@ -166,7 +189,7 @@ def report_from_store(ctx: click.Context, store: Path, *, as_of: str | None = No
         return guarded(lambda: run_report(spark, store, moment, flaky_window, history_depth))
 
 
-def run_report(spark: SparkSession, store: Path, as_of: Any, flaky_window: int,
+def run_report(spark: SparkSession, store: storing.Location, as_of: Any, flaky_window: int,
                history_depth: int) -> reporting.Report:
     from .engine import SparkEngine
 

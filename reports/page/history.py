@@ -17,6 +17,7 @@ import click
 
 from harness.records import OUTCOMES, Cell
 from reports.history.report import what_changed
+from reports.history.store import Location
 
 HISTORY_FILE = "history.json"
 PAGE_HISTORY_RUNS = 10
@@ -40,7 +41,7 @@ def from_report(out_dir: Path) -> History:
     return data
 
 
-def from_store(ctx: click.Context, store: Path, runs: int = PAGE_HISTORY_RUNS) -> History:
+def from_store(ctx: click.Context, store: Location, runs: int = PAGE_HISTORY_RUNS) -> History:
     """The report's history query on STORE (a local Spark session, as `kcompat history report` starts)."""
     from reports.history.cli import report_from_store
 
