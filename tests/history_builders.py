@@ -135,3 +135,21 @@ def intermittent_nights(root: Path) -> list[Path]:
                             **{WIRE: wire[1], JAVA: observations("deviation", "deviation", "deviation"),
                                CONFLUENT: observations("deviation", "deviation", "unsupported")}))
     return dirs
+
+
+def revised_book(root: Path, kip: str, before: str, after: str) -> Path:
+    """A claim book (``kcompat run --claims``) that is the installed KIP's file with one claim's documented side
+    revised: a verdict that changes for a known reason, how the real-run history tests plant a regression."""
+    from harness.matrix.claims import claims_dir
+
+    original = (claims_dir() / f"{kip}.toml").read_text()
+    assert original.count(before) == 1, f"{before!r} is not once in {kip}.toml"
+    book = root / "claims"
+    book.mkdir(parents=True)
+    (book / f"{kip}.toml").write_text(original.replace(before, after))
+    return book
+
+
+def jsonl(path: Path) -> list[dict[str, Any]]:
+    """A report's ``*.jsonl`` file, one object per line."""
+    return [json.loads(line) for line in path.read_text().splitlines()]

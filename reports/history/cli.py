@@ -20,8 +20,8 @@ from harness.errors import HarnessError
 from . import report as reporting
 from . import spark as sparking
 from . import store as storing
-from .errors import HistoryError
-from .parse import ingest_sources
+from .errors import HistoryError, RunDirError
+from .parse import ingest_sources, read_run_info
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -76,6 +76,28 @@ def session(ctx: click.Context, conf: tuple[str, ...]) -> Iterator[SparkSession]
             spark.stop()
 
 
+if TYPE_CHECKING:
+    _ParamType = click.ParamType[storing.Location, Any]
+else:  # generic only from click 8.2 (pyproject allows 8.1)
+    _ParamType = click.ParamType
+
+
+class StoreType(_ParamType):
+    """``--store``: a local directory or an object-store URI (``s3a://bucket/prefix``), as ``storing.location``."""
+
+    name = "STORE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> storing.Location:
+        if isinstance(value, Path):
+            return value
+        try:
+            return storing.location(str(value))
+        except HistoryError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+STORE = StoreType()
+
 _CONF = click.option("--conf", "conf", multiple=True, metavar="KEY=VALUE",
                      help="Extra Spark setting for the embedded session (repeatable).")
 
@@ -87,10 +109,11 @@ def history() -> None:
 
 @history.command("ingest")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--store", required=True, type=click.Path(path_type=Path), help="The history store (a directory).")
+@click.option("--store", required=True, type=STORE,
+              help="The history store: a directory, or an object-store URI such as s3a://bucket/prefix.")
 @_CONF
 @click.pass_context
-def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tuple[str, ...]) -> None:
+def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: storing.Location, conf: tuple[str, ...]) -> None:
     """Add run directories (or JUnit XML files, or directories of junit-*.xml) to STORE; re-ingesting a run
     changes nothing, and a run's records.jsonl wins over its JUnit XML."""
     def check() -> None:  # before Spark starts: bad input costs no JVM
@@ -113,7 +136,7 @@ def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tu
 
 
 @history.command("report")
-@click.option("--store", required=True, type=click.Path(path_type=Path), help="The history store.")
+@click.option("--store", required=True, type=STORE, help="The history store (a directory or a URI).")
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Where the files go.")
 @click.option("--as-of", "as_of", metavar="DATE", help="Answer from the store as it was then (YYYY-MM-DD, UTC).")
 @click.option("--flaky-window", default=reporting.DEFAULT_FLAKY_WINDOW, show_default=True,
@@ -122,7 +145,7 @@ def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: Path, conf: tu
               type=click.IntRange(1, None), help="Runs per cell in history.json.")
 @_CONF
 @click.pass_context
-def report(ctx: click.Context, store: Path, out_dir: Path, as_of: str | None, flaky_window: int,
+def report(ctx: click.Context, store: storing.Location, out_dir: Path, as_of: str | None, flaky_window: int,
            history_depth: int, conf: tuple[str, ...]) -> None:
     """Write the latest matrix, regressions, flaky and intermittent cells, KIP tables and cell histories to OUT."""
     result = report_from_store(ctx, store, as_of=as_of, flaky_window=flaky_window, history_depth=history_depth,
@@ -134,7 +157,30 @@ def report(ctx: click.Context, store: Path, out_dir: Path, as_of: str | None, fl
                f"-> {out_dir}")
 
 
-def report_from_store(ctx: click.Context, store: Path, *, as_of: str | None = None,
+@history.command("gate")
+@click.argument("out_dir", metavar="REPORT_DIR", type=click.Path(path_type=Path))
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+def gate(out_dir: Path, run_dirs: tuple[Path, ...]) -> None:
+    """Exit 1 naming every regression REPORT_DIR lists in RUN_DIR... (tonight's runs); no Spark.
+
+    REPORT_DIR is a `kcompat history report --out` of a store the runs were ingested into.
+    """
+    def regressed() -> list[dict[str, Any]]:
+        for run_dir in run_dirs:
+            if not run_dir.is_dir():
+                raise RunDirError(f"{run_dir} is not a run directory")
+        run_ids = {read_run_info(run_dir).run_id for run_dir in run_dirs}
+        return reporting.regressions_in(out_dir, run_ids)
+
+    found = guarded(regressed)
+    for row in found:
+        click.echo(f"regression: {reporting.regression_line(row)}")
+    if found:
+        _fail(f"{len(found)} regression(s) in {len(run_dirs)} run(s); see {out_dir / reporting.REGRESSIONS_FILE}")
+    click.echo(f"no regression in {len(run_dirs)} run(s)")
+
+
+def report_from_store(ctx: click.Context, store: storing.Location, *, as_of: str | None = None,
                       flaky_window: int = reporting.DEFAULT_FLAKY_WINDOW,
                       history_depth: int = reporting.DEFAULT_HISTORY_DEPTH, conf: tuple[str, ...] = ()) -> reporting.Report:
     """The report of a store, in the CLI's session: ``history report`` and the matrix page's ``--store``."""
@@ -144,7 +190,7 @@ def report_from_store(ctx: click.Context, store: Path, *, as_of: str | None = No
         return guarded(lambda: run_report(spark, store, moment, flaky_window, history_depth))
 
 
-def run_report(spark: SparkSession, store: Path, as_of: Any, flaky_window: int,
+def run_report(spark: SparkSession, store: storing.Location, as_of: Any, flaky_window: int,
                history_depth: int) -> reporting.Report:
     from .engine import SparkEngine
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from harness.records import DOCUMENT_ID, OUTCOMES
+
+from .errors import HistoryError
 
 ENV_FIELDS: tuple[str, ...] = ("broker_version", "client_version", "java_version", "librdkafka_version")
 """What may change between two runs of a cell besides the verdict: broker patch, client release,
@@ -27,6 +29,7 @@ DOCUMENTED_CASES = ("supported", "below", "refused")
 """What a record's ``documented.case`` says (docs/RECORDS.md)."""
 
 DEFAULT_FLAKY_WINDOW = 10
+REGRESSIONS_FILE = "regressions.jsonl"
 DEFAULT_HISTORY_DEPTH = 30
 """Runs per cell in the page's history: a month of nightlies."""
 
@@ -244,6 +247,20 @@ def regression_row(row: Mapping[str, Any]) -> dict[str, Any]:
             "changed": changed_fields(row), "documented_changed": bool(row["documented_changed"])}
 
 
+def what_changed(entry: Mapping[str, Any], before: Mapping[str, Any] | None) -> str:
+    """One line: the verdict's change and every other change since the series' previous run (the page's
+    history rows and the nightly's regression lines)."""
+    parts = []
+    if before is not None and before.get("outcome") != entry.get("outcome"):
+        parts.append(f"verdict {before.get('outcome')} -> {entry.get('outcome')}")
+    for name, change in sorted((entry.get("changed") or {}).items()):
+        if isinstance(change, Mapping):
+            parts.append(f"{name} {change.get('from')} -> {change.get('to')}")
+    if entry.get("documented_changed"):
+        parts.append("documented side revised")
+    return ", ".join(parts)
+
+
 def client_label(kind: str, version: str, client: str | None = None) -> str:
     """``java 2.3.1``; a pinned wire probe keeps its pin (``wire@v4 0.5.0``)."""
     pin = client.partition("@")[2] if client else ""
@@ -403,7 +420,7 @@ def write(report: Report, out_dir: Path) -> list[Path]:
     """The report's files (docs/HISTORY.md lists them); returns them in writing order."""
     kips_dir = out_dir / "kips"
     kips_dir.mkdir(parents=True, exist_ok=True)
-    written = [out_dir / "matrix.jsonl", out_dir / "regressions.jsonl", out_dir / "flaky.jsonl",
+    written = [out_dir / "matrix.jsonl", out_dir / REGRESSIONS_FILE, out_dir / "flaky.jsonl",
                out_dir / "intermittent.jsonl"]
     _jsonl(written[0], report.matrix)
     _jsonl(written[1], report.regressions)
@@ -419,3 +436,43 @@ def write(report: Report, out_dir: Path) -> list[Path]:
     (out_dir / "summary.json").write_text(json.dumps(report.summary, sort_keys=True, indent=1) + "\n",
                                           encoding="utf-8")
     return written + [out_dir / "history.json", out_dir / "summary.json"]
+
+
+_GATE_FIELDS = ("cell_id", "run_id", "from_outcome", "to_outcome")
+
+
+def regressions_in(out_dir: Path, run_ids: Collection[str]) -> list[dict[str, Any]]:
+    """The regressions a report lists whose changing run is one of ``run_ids``: what a nightly fails on.
+
+    The file lists every verdict change the store ever saw; a nightly answers for its own runs only, so a
+    regression stays red for the night that brought it, not for every night after.  A file this command
+    can't read is an error, never an empty list: a gate that reads nothing would pass every night.
+    """
+    path = out_dir / REGRESSIONS_FILE
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError as exc:
+        raise HistoryError(f"{out_dir} holds no {REGRESSIONS_FILE}",
+                           hint="write it with kcompat history report --out " + str(out_dir)) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise HistoryError(f"{path} is unreadable: {str(exc).splitlines()[0]}") from exc
+    found = []
+    for number, line in enumerate(lines, 1):
+        try:
+            row = json.loads(line)
+        except (ValueError, RecursionError):
+            row = None
+        if not isinstance(row, dict) or not all(isinstance(row.get(name), str) for name in _GATE_FIELDS):
+            raise HistoryError(f"{path}:{number} is not a regression row (a JSON object with string "
+                               + ", ".join(_GATE_FIELDS) + ")")
+        if row["run_id"] in run_ids:
+            found.append(row)
+    return found
+
+
+def regression_line(row: Mapping[str, Any]) -> str:
+    """``CELL: pass -> deviation in run R (since run P; documented side revised)``: one line per cell."""
+    changed = what_changed({"outcome": row["to_outcome"], "changed": row.get("changed"),
+                            "documented_changed": row.get("documented_changed")}, None)
+    since = f"since run {row.get('from_run_id')}" + (f"; {changed}" if changed else "")
+    return f"{row['cell_id']}: {row['from_outcome']} -> {row['to_outcome']} in run {row['run_id']} ({since})"

@@ -110,6 +110,10 @@ def _remember_jars(conf: Mapping[str, str]) -> None:
         tmp.replace(_jar_list())
 
 
+_JAR_KEYS = frozenset({"spark.jars", "spark.jars.packages"})
+"""Settings a ``--conf`` adds to rather than replaces; the cached list stays Delta's own jars."""
+
+
 def session_conf(extra: Mapping[str, str] | None = None, *, submitted: bool = False) -> dict[str, str]:
     """The settings a session starts with; under spark-submit the master and jars are the submitter's."""
     conf = dict(DELTA_CONF)
@@ -120,7 +124,10 @@ def session_conf(extra: Mapping[str, str] | None = None, *, submitted: bool = Fa
         root = str(Path(__file__).resolve().parents[2])
         conf["spark.executorEnv.PYTHONPATH"] = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
         conf.update(jar_conf())
-    conf.update(extra or {})
+    for key, value in (extra or {}).items():
+        if key in _JAR_KEYS and conf.get(key):
+            value = f"{conf[key]},{value}"  # more jars (an object store's connector) beside Delta's, never instead
+        conf[key] = value
     return conf
 
 
@@ -146,14 +153,14 @@ def start(extra: Mapping[str, str] | None = None, *, submitted: bool = False) ->
                               hint="needs Java 17+ on PATH or JAVA_HOME and free loopback ports; "
                                    "Delta's jars from Maven Central or " + str(ivy_dir())) from exc
     spark.sparkContext.setLogLevel("FATAL")  # failures reach the user as one line, not as logged stack traces
-    if not submitted and "spark.jars.packages" in conf:
+    if not submitted and "spark.jars.packages" in conf and not _JAR_KEYS & set(extra or {}):
         _remember_jars(dict(spark.sparkContext.getConf().getAll()))
     return spark
 
 
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
-    for line in text.splitlines():
-        if line.strip():
-            return line.strip()[:300]
-    return text[:300]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].startswith("An error occurred while calling"):
+        lines = [lines[1].removeprefix(": ")]  # py4j's wrapper line: the JVM's exception is the next one
+    return lines[0][:300] if lines else text[:300]

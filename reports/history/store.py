@@ -10,6 +10,7 @@ Layout and the partitioning choice: docs/HISTORY.md.
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -49,8 +50,52 @@ RUNS_DDL = "run_id STRING, run_started_at STRING, source STRING, run_json STRING
 PARSED_DDL = _ddl(_PARSED_COLUMNS)
 
 
-def check_store(path: Path, *, create: bool) -> None:
-    """A store, an empty place for one (when ingesting), or one line saying what the path is instead."""
+Location = Path | str
+"""A store: a local directory (``Path``), or an object-store URI (``str``, ``s3a://bucket/prefix``) that Delta
+Lake reads and writes through Hadoop's file systems; every function here takes either (docs/HISTORY.md)."""
+
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def location(text: str) -> Location:
+    """``--store``'s value: a URI stays text (``Path`` folds its ``//``), anything else is a local directory."""
+    scheme = _URI.match(text)
+    if scheme is None:
+        return Path(text)
+    if not text[scheme.end():].strip("/"):
+        raise StoreError(f"--store {text!r} names no bucket or path")
+    return text.rstrip("/")
+
+
+def table(store: Location, name: str) -> str:
+    """Where Delta finds one of the store's tables: the same string for every call, local or remote."""
+    return f"{store}/{name}" if isinstance(store, str) else str(store.absolute() / name)
+
+
+def _is_table(spark: SparkSession, store: Location, name: str) -> bool:
+    """A table with a commit: read from the disk for a directory (no transaction, no Spark job), else by Delta."""
+    if isinstance(store, Path):
+        return any((store / name / "_delta_log").glob("*.json"))
+    from delta.tables import DeltaTable
+
+    try:
+        return bool(DeltaTable.isDeltaTable(spark, table(store, name)))
+    except Exception as exc:  # py4j's error: the JVM's UnsupportedFileSystemException
+        signs = ("No FileSystem for scheme", "ClassNotFoundException: Class org.apache.hadoop.fs.")
+        if not any(sign in str(exc) for sign in signs):
+            raise
+        raise StoreError(f"Spark has no file system for {store.partition('://')[0]}:// (--store {store})",
+                         hint="add the connector's jars with --conf spark.jars.packages=... (docs/HISTORY.md, "
+                              "\"A store on object storage\")") from exc
+
+
+def check_store(path: Location, *, create: bool) -> None:
+    """A store, an empty place for one (when ingesting), or one line saying what the path is instead.
+
+    An object store is checked once Spark runs (``load``; ingest creates what is missing), not here.
+    """
+    if isinstance(path, str):
+        return
     if path.exists() and not path.is_dir():
         raise StoreError(f"{path} is not a history store (it is a file)")
     entries = {p.name for p in path.iterdir()} if path.is_dir() else set()
@@ -101,18 +146,18 @@ def _forget_delta_logs(spark: SparkSession) -> None:
         jvm.org.apache.spark.sql.delta.DeltaLog.clearCache()
 
 
-def _create_tables(spark: SparkSession, store: Path) -> None:
+def _create_tables(spark: SparkSession, store: Location) -> None:
     from delta.tables import DeltaTable
 
     for name, ddl, partition in (("records", RECORDS_DDL, PARTITION_COLUMN), ("quarantine", QUARANTINE_DDL, None),
                                  ("runs", RUNS_DDL, None)):
-        if any((store / name / "_delta_log").glob("*.json")):
+        if _is_table(spark, store, name):
             continue  # no transaction at all for a store that has its tables
         # (a _delta_log with no commit yet is another ingest creating the table: create races it, and
         # the loser's "already exists" is retried; skipping it made the MERGE find no table)
 
         def create(name: str = name, ddl: str = ddl, partition: str | None = partition) -> None:
-            builder = DeltaTable.createIfNotExists(spark).location(str(store / name))
+            builder = DeltaTable.createIfNotExists(spark).location(table(store, name))
             builder = builder.addColumns(spark.createDataFrame([], ddl).schema)
             if partition:
                 builder = builder.partitionedBy(partition)
@@ -165,10 +210,9 @@ class IngestResult:
         return sum(sum(run["quarantined"].values()) for run in self.runs.values())
 
 
-def ingest(spark: SparkSession, store: Path, run_dirs: Sequence[Path]) -> IngestResult:
+def ingest(spark: SparkSession, store: Location, run_dirs: Sequence[Path]) -> IngestResult:
     """Add run directories (or JUnit XML) to the store; every check that can fail runs before anything is
     written.  A run's records.jsonl wins over its JUnit XML, in one ingest and across ingests."""
-    store = store.absolute()  # Delta reads a relative location as a table name (INVALID_SCHEMA_OR_RELATION_NAME)
     check_store(store, create=True)
     files = [path for run_dir in run_dirs for path in ingest_sources(run_dir)]
     infos = {str(path.parent.resolve()): read_run_info(path.parent) for path in files}
@@ -187,15 +231,16 @@ def ingest(spark: SparkSession, store: Path, run_dirs: Sequence[Path]) -> Ingest
         result = _summarise(records, quarantine, infos)
         for row in parsed.filter("kind = 'skipped'").groupBy("source", "reason").count().collect():
             result.skipped.setdefault(row["source"], {})[row["reason"]] = int(row["count"])
-        store.mkdir(parents=True, exist_ok=True)
+        if isinstance(store, Path):
+            store.mkdir(parents=True, exist_ok=True)
         _create_tables(spark, store)
-        result.inserted, result.updated = with_retry(lambda: _merge(spark, store / "records", records,
+        result.inserted, result.updated = with_retry(lambda: _merge(spark, table(store, "records"), records,
                                                                     "t.run_id = s.run_id AND t.cell_id = s.cell_id",
                                                                     _records_changed(spark, store)), spark=spark)
-        with_retry(lambda: _merge(spark, store / "quarantine", quarantine,
+        with_retry(lambda: _merge(spark, table(store, "quarantine"), quarantine,
                                   "t.run_id = s.run_id AND t.source = s.source AND t.line = s.line", None),
                    spark=spark)
-        with_retry(lambda: _merge(spark, store / "runs", _runs_frame(spark, result),
+        with_retry(lambda: _merge(spark, table(store, "runs"), _runs_frame(spark, result),
                                   "t.run_id = s.run_id",
                                   "t.records <> s.records OR t.quarantined <> s.quarantined"), spark=spark)
     finally:
@@ -230,16 +275,16 @@ def _runs_frame(spark: SparkSession, result: IngestResult) -> DataFrame:
     return frame.withColumn("ingested_at", F.current_timestamp())
 
 
-def _records_changed(spark: SparkSession, store: Path) -> str:
+def _records_changed(spark: SparkSession, store: Location) -> str:
     """When a stored row is replaced: its record changed, and a JUnit row never replaces a records.jsonl
     row (rows of stores written before ``origin`` all came from records.jsonl)."""
-    columns = spark.read.format("delta").load(str(store / "records")).columns
+    columns = spark.read.format("delta").load(table(store, "records")).columns
     if "origin" not in columns:
         return "t.record <> s.record AND s.origin = 'records'"
     return "t.record <> s.record AND (s.origin = 'records' OR t.origin = 'junit')"
 
 
-def _merge(spark: SparkSession, table: Path, source: DataFrame, on: str, changed: str | None) -> tuple[int, int]:
+def _merge(spark: SparkSession, where: str, source: DataFrame, on: str, changed: str | None) -> tuple[int, int]:
     """A MERGE that adds columns the table lacks (``series``, ``origin`` on stores written before them).
 
     A MERGE that would insert and update nothing is not run: Delta commits a version even then, and a
@@ -247,7 +292,7 @@ def _merge(spark: SparkSession, table: Path, source: DataFrame, on: str, changed
     """
     from delta.tables import DeltaTable
 
-    target = DeltaTable.forPath(spark, str(table))
+    target = DeltaTable.forPath(spark, where)
     keys = [part.split("=")[0].strip().removeprefix("t.") for part in on.split(" AND ")]
     runs = [row[0] for row in source.select("run_id").distinct().collect()]
     current = target.toDF().filter(target.toDF()["run_id"].isin(runs)) if runs else target.toDF().limit(0)
@@ -278,30 +323,32 @@ def parse_as_of(text: str) -> datetime:
     return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
 
 
-def _version_as_of(spark: SparkSession, table: Path, moment: datetime) -> int | None:
+def _version_as_of(spark: SparkSession, where: str, moment: datetime) -> int | None:
     from delta.tables import DeltaTable
 
     stamp = moment.strftime("%Y-%m-%d %H:%M:%S.%f")
-    rows = (DeltaTable.forPath(spark, str(table)).history().filter(f"timestamp <= timestamp'{stamp}'")
+    rows = (DeltaTable.forPath(spark, where).history().filter(f"timestamp <= timestamp'{stamp}'")
             .agg({"version": "max"}).collect())
     value = rows[0][0] if rows else None
     return None if value is None else int(value)
 
 
-def load(spark: SparkSession, store: Path, as_of: datetime | None = None) -> tuple[DataFrame, DataFrame]:
+def load(spark: SparkSession, store: Location, as_of: datetime | None = None) -> tuple[DataFrame, DataFrame]:
     """The records and quarantine tables, now or as the store was at ``as_of`` (Delta time travel)."""
-    store = store.absolute()
     check_store(store, create=False)
+    if not _is_table(spark, store, "records"):
+        raise StoreError(f"{store} is not a history store yet (no records table)",
+                         hint=f"kcompat history ingest RUN_DIR --store {store}")
     frames = []
     for name in ("records", "quarantine"):
         reader = spark.read.format("delta")
         if as_of is not None:
-            version = _version_as_of(spark, store / name, as_of)
+            version = _version_as_of(spark, table(store, name), as_of)
             if version is None:
                 raise StoreError(f"the store {store} has no {name} as of {as_of.isoformat()} "
                                  "(its first ingest is later)")
             reader = reader.option("versionAsOf", version)
-        frames.append(reader.load(str(store / name)))
+        frames.append(reader.load(table(store, name)))
     return with_v3_columns(with_series(frames[0])), frames[1]
 
 
@@ -331,11 +378,11 @@ def with_series(records: DataFrame) -> DataFrame:
         records.filter("series IS NULL").withColumn("series", derive("cell_id")))
 
 
-def snapshot_files(spark: SparkSession, store: Path) -> list[str]:
+def snapshot_files(spark: SparkSession, store: Location) -> list[str]:
     """The Parquet files of the records table's current version (what DuckDB reads in the benchmark)."""
-    return sorted(unquote(urlparse(uri).path) for uri in spark.read.format("delta").load(str(store / "records"))
+    return sorted(unquote(urlparse(uri).path) for uri in spark.read.format("delta").load(table(store, "records"))
                   .inputFiles())
 
 
-__all__ = ["IngestResult", "check_store", "ingest", "load", "parse_as_of", "parse_records", "snapshot_files",
+__all__ = ["IngestResult", "Location", "check_store", "location", "table", "ingest", "load", "parse_as_of", "parse_records", "snapshot_files",
            "with_retry"]

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import click
 
+from reports.history.cli import STORE
+from reports.history.store import Location
 from reports.page import history as nightly
 from reports.page import model, render
 from reports.page.browser import BrowserUnavailable, screenshot as take_screenshot
@@ -28,11 +30,11 @@ SCREENSHOT_FILE = "matrix.png"
               help=f"Also write {SCREENSHOT_FILE} (headless Chromium through Playwright).")
 @click.option("--history", "history_dir", type=click.Path(file_okay=False, path_type=Path),
               help="A `kcompat history report` output: each cell's detail lists its series' last runs.")
-@click.option("--store", type=click.Path(path_type=Path),
+@click.option("--store", type=STORE,
               help="A history store: the same, computed by the history report's query (starts Spark).")
 @click.pass_context
 def matrix(ctx: click.Context, run_dirs: tuple[Path, ...], out_dir: Path, title: str, screenshot: bool,
-           history_dir: Path | None, store: Path | None) -> None:
+           history_dir: Path | None, store: Location | None) -> None:
     """Write the matrix page of RUN_DIR... (several: each cell's newest verdict and its history).
 
     Unreadable parts (a missing directory or file, malformed lines, an unknown

@@ -16,6 +16,8 @@ from typing import Any
 import click
 
 from harness.records import OUTCOMES, Cell
+from reports.history.report import what_changed
+from reports.history.store import Location
 
 HISTORY_FILE = "history.json"
 PAGE_HISTORY_RUNS = 10
@@ -39,24 +41,11 @@ def from_report(out_dir: Path) -> History:
     return data
 
 
-def from_store(ctx: click.Context, store: Path, runs: int = PAGE_HISTORY_RUNS) -> History:
+def from_store(ctx: click.Context, store: Location, runs: int = PAGE_HISTORY_RUNS) -> History:
     """The report's history query on STORE (a local Spark session, as `kcompat history report` starts)."""
     from reports.history.cli import report_from_store
 
     return report_from_store(ctx, store, history_depth=runs).history
-
-
-def what_changed(entry: Mapping[str, Any], before: Mapping[str, Any] | None) -> str:
-    """One line: the verdict's change and every other change since the series' previous run."""
-    parts = []
-    if before is not None and before.get("outcome") != entry.get("outcome"):
-        parts.append(f"verdict {before.get('outcome')} -> {entry.get('outcome')}")
-    for name, change in sorted((entry.get("changed") or {}).items()):
-        if isinstance(change, Mapping):
-            parts.append(f"{name} {change.get('from')} -> {change.get('to')}")
-    if entry.get("documented_changed"):
-        parts.append("documented side revised")
-    return ", ".join(parts)
 
 
 def cell_entries(history: History, cell_id: str, runs: int = PAGE_HISTORY_RUNS) -> list[list[Any]]:

@@ -41,19 +41,20 @@ def test_the_broker_nouns(tmp_path: Path) -> None:
 
 def _until_ctrl_c(args: list[str], ready: str, timeout: float = 300) -> tuple[int, str]:
     """Start ``kcompat ARGS``, wait for ``ready`` in its output, press Ctrl-C; (exit code, output)."""
-    process = subprocess.Popen([KCOMPAT, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen([KCOMPAT, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert process.stdout is not None
+    fd = process.stdout.fileno()  # read unbuffered: a buffered readline hides lines that arrived together
     seen, deadline = "", time.monotonic() + timeout
     try:
         while ready not in seen:
             left = deadline - time.monotonic()
             if left <= 0 or process.poll() is not None:
                 pytest.fail(f"`kcompat {' '.join(args)}` never said {ready!r}: {seen[-2000:]}")
-            if select.select([process.stdout], [], [], min(left, 1.0))[0]:
-                seen += process.stdout.readline()
+            if select.select([fd], [], [], min(left, 1.0))[0]:
+                seen += os.read(fd, 65536).decode(errors="replace")
         process.send_signal(signal.SIGINT)
         rest, _ = process.communicate(timeout=120)
-        return process.returncode, seen + rest
+        return process.returncode, seen + rest.decode(errors="replace")
     finally:
         if process.poll() is None:
             process.kill()

@@ -15,13 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.matrix.claims import claims_dir
-
 pytest.importorskip("pyspark")
 pytest.importorskip("delta")
 pytestmark = pytest.mark.timeout(900)
 
 from tests.console import kcompat  # noqa: E402
+from tests.history_builders import jsonl, revised_book  # noqa: E402
 
 CONFIGS_RETURNED = ("KIP-525/create-returns-configs", "KIP-525/validate-only-returns-configs")
 REVISED = "KIP-525/config-entries-read-only-and-sensitive"
@@ -48,11 +47,7 @@ def history(*args: str) -> None:
 
 
 def test_one_revised_claim_is_one_regression_and_the_kip_table_is_rebuilt(tmp_path: Path) -> None:
-    book = tmp_path / "claims"
-    book.mkdir()
-    original = (claims_dir() / "KIP-525.toml").read_text()
-    assert original.count(BEFORE) == 1
-    (book / "KIP-525.toml").write_text(original.replace(BEFORE, AFTER))
+    book = revised_book(tmp_path, "KIP-525", BEFORE, AFTER)
 
     first = kcompat_run("--brokers", "2.3,2.4", "--clients", "java:4.4.0,wire,confluent", "-n", "2",
                         "--out", str(tmp_path / "run-1"))
@@ -65,7 +60,7 @@ def test_one_revised_claim_is_one_regression_and_the_kip_table_is_rebuilt(tmp_pa
     history("ingest", str(tmp_path / "run-1"), str(tmp_path / "run-2"), "--store", str(store))
     history("report", "--store", str(store), "--out", str(out))
 
-    regressions = [json.loads(line) for line in (out / "regressions.jsonl").read_text().splitlines()]
+    regressions = jsonl(out / "regressions.jsonl")
     assert [(r["cell_id"], r["from_outcome"], r["to_outcome"], r["run_id"], r["from_run_id"], r["changed"])
             for r in regressions] == [
         (f"{REVISED}[2.4.1-zk|java:4.4.0]", "pass", "deviation", second, first, {})]

@@ -39,6 +39,7 @@ RUN_BY: dict[str, tuple[str, ...]] = {
                        "test_one_revised_claim_is_one_regression_and_the_kip_table_is_rebuilt",),
     "history report": ("tests/integration/test_history_real.py::"
                        "test_one_revised_claim_is_one_regression_and_the_kip_table_is_rebuilt",),
+    "history gate": ("tests/unit/test_nightly.py::test_the_gate_names_tonights_regressions_only",),
     "brokers list": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),
     "brokers fetch": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),
     "brokers probe": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),

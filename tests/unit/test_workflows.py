@@ -43,9 +43,28 @@ def test_nightly_shards_by_every_catalog_line_and_merges_one_page() -> None:
     assert page["needs"] == "shard" and page["if"] == "always()"
     (download,) = _uses(page, "actions/download-artifact")
     assert download["with"]["pattern"] == "run-*"
-    assert any("kcompat matrix run-* --out page" in run for run in _runs(page))
-    (published,) = _uses(page, "actions/upload-artifact")
-    assert published["with"]["path"] == "page"
+    published = {step["with"]["name"]: step for step in _uses(page, "actions/upload-artifact")}
+    assert {name: step["with"]["path"] for name, step in published.items()} == {
+        "matrix-page": "nightly/page", "history-report": "nightly/history"}
+    assert all(step["if"] == "always()" for step in published.values())  # a regression still publishes both
+
+
+def test_nightly_page_job_is_the_nightly_script_and_keeps_the_store_between_nights() -> None:
+    page = _load("matrix-nightly.yml")["jobs"]["page"]
+    names = [step.get("name") for step in page["steps"]]
+    assert _runs(page).count('bash scripts/nightly.sh --store "$STORE" --out nightly --screenshot run-*') == 1
+    assert not any("kcompat" in run for run in _runs(page)), "the workflow stays thin: its steps call scripts"
+    assert page["env"]["STORE"] == "${{ vars.KCOMPAT_HISTORY_STORE || 'history-store' }}"
+    (restore,) = _uses(page, "actions/cache/restore")
+    (save,) = _uses(page, "actions/cache/save")
+    assert restore["with"]["path"] == save["with"]["path"] == "history-store"
+    # a cache entry never changes: each night saves under its own key, the next restores the newest by prefix
+    assert save["with"]["key"] == restore["with"]["key"] == "kcompat-history-${{ github.run_id }}"
+    assert restore["with"]["restore-keys"] == "kcompat-history-"
+    script = next(i for i, step in enumerate(page["steps"]) if "scripts/nightly.sh" in step.get("run", ""))
+    assert names.index(restore["name"]) < script < names.index(save["name"])
+    assert save["if"].startswith("${{ always() && !vars.KCOMPAT_HISTORY_STORE")  # a red night is kept too
+    assert restore["if"] == "${{ !vars.KCOMPAT_HISTORY_STORE }}"  # an object store needs no cache
 
 
 def test_qualify_runs_the_profile_and_keeps_its_page() -> None:
