@@ -101,7 +101,8 @@ def _record_line(label: str, record: Any) -> str:
         return f"{label}: no record"
     side = f" (limited by {record.limited_by})" if record.limited_by else ""
     sent = f", sent v{record.request_version}" if record.request_version is not None else ""
-    return f"{label}: {record.outcome}{side}{sent}" + (f": {record.reason}" if record.reason else "")
+    held = f" (intermittent, {record.held_text})" if record.intermittent else ""
+    return f"{label}: {record.outcome}{held}{side}{sent}" + (f": {record.reason}" if record.reason else "")
 
 
 @click.command("repro")
@@ -117,7 +118,7 @@ def repro_command(ctx: click.Context, cell_id: str, run_dir: Path | None, out: P
 
     The cell is judged by --claims, else by the book the --run was judged by, else the installed one.
     """
-    from ..matrix.repro import recorded, resolve_cell, run_cell, run_claims
+    from ..matrix.repro import recorded, reproduced, resolve_cell, run_cell, run_claims
 
     config = harness_config(ctx)
     claims = checked_claims(claims)
@@ -137,8 +138,9 @@ def repro_command(ctx: click.Context, cell_id: str, run_dir: Path | None, out: P
                 click.echo(f"  {difference['key']}: documented {json.dumps(difference['documented'])}, "
                            f"observed {json.dumps(difference['observed'])}")
         click.echo(f"run directory: {target}")
-        same = now is not None and (before is None or before.outcome == now.outcome)
-        return 0 if same and now is not None and now.outcome not in ("fail", "infra_error") else 1
+        if before is not None and before.intermittent and now is not None and now.outcome == "pass":
+            click.echo(f"the recorded cell was intermittent ({before.held_text}): it held this time")
+        return 0 if reproduced(before, now) else 1
 
     ctx.exit(work())
 

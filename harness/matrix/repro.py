@@ -85,6 +85,16 @@ def recorded(cell: Cell, run_dir: Path) -> Record | None:
     return latest_by_cell(read_records(run_dir / RECORDS_FILE).records).get(cell.id)
 
 
+def reproduced(before: Record | None, now: Record | None) -> bool:
+    """Whether a repro agrees with the recorded cell: the same verdict, or, for a cell recorded as
+    intermittent, any of the verdicts its observations saw (this time it may hold, or deviate again)."""
+    if now is None or now.outcome in ("fail", "infra_error"):
+        return False
+    if before is None or before.outcome == now.outcome:
+        return True
+    return before.intermittent and now.outcome == "pass"
+
+
 def signature(record: Record | None) -> tuple[Any, ...]:
     """What bisect compares: the verdict, the short side, and the observed value of every documented key."""
     if record is None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from harness.errors import ConfigError
-from harness.matrix.repro import first_change, releases_between, signature
+from harness.matrix.repro import first_change, releases_between, reproduced, signature
 from harness.records import Record
 from harness.versions import KafkaVersion
 
@@ -60,3 +62,13 @@ def test_releases_between_refuses_reversed_or_unpublished_ends() -> None:
         releases_between("2.4.1", "2.3.1", lambda scala: METADATA)
     with pytest.raises(ConfigError, match="2.3.7 is not a release"):
         releases_between("2.3.7", "2.4.1", lambda scala: METADATA)
+
+
+def test_a_repro_agrees_with_the_same_verdict_or_with_what_an_intermittent_cell_saw() -> None:
+    steady, flipping = _record("deviation"), dataclasses.replace(_record("deviation"), intermittent=True)
+    assert reproduced(None, _record("pass")) and reproduced(steady, _record("deviation"))
+    assert not reproduced(steady, _record("pass"))
+    assert reproduced(flipping, _record("pass")) and reproduced(flipping, _record("deviation"))
+    assert not reproduced(flipping, _record("unsupported"))
+    assert not reproduced(None, _record("fail")) and not reproduced(_record("fail"), _record("fail"))
+    assert not reproduced(steady, None)
