@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from harness.records import DOCUMENT_ID, Record, latest_by_cell
+from harness.tomlfile import read_toml
 
 MODES = ("zk", "kraft")
 _VERSION = re.compile(r"\d+(\.\d+){1,3}\Z")
@@ -56,23 +56,6 @@ _ENTRY_KEYS = {"cell", "reason", "reviewed_by"}
 
 class QualifyError(ValueError):
     """A malformed profile or known_deviations file; the message is ``FILE:LINE: what``."""
-
-
-def _toml(path: Path) -> tuple[dict[str, Any], list[str]]:
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise QualifyError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise QualifyError(f"{path}: not UTF-8 (byte {exc.start})") from None
-    try:
-        return tomllib.loads(text), text.splitlines()
-    except tomllib.TOMLDecodeError as exc:
-        where = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        line = where.group(1) if where else "1"
-        raise QualifyError(f"{path}:{line}: not valid TOML: {str(exc).split(' (at line')[0]}") from exc
-    except RecursionError:
-        raise QualifyError(f"{path}: nested too deeply to be a profile or known-deviations file") from None
 
 
 def _outside_strings(lines: Sequence[str]) -> list[bool]:
@@ -168,7 +151,8 @@ def _entry(item: Any, file: Path, line: int) -> KnownDeviation:
 
 def parse_known_deviations(path: Path) -> list[KnownDeviation]:
     """Every entry of a known_deviations file, or a QualifyError naming the file and the entry's line."""
-    data, lines = _toml(path)
+    text, data = read_toml(path, QualifyError, "a profile or known-deviations file")
+    lines = text.splitlines()
     unknown = sorted(set(data) - {"deviation"})
     if unknown:
         line = _line_of(lines, rf"^\s*\[*\s*{re.escape(unknown[0])}\b|^\s*{re.escape(unknown[0])}\s*=")
@@ -378,7 +362,8 @@ def _profile(name: str, table: Any, path: Path, lines: Sequence[str]) -> Profile
 
 
 def load_profiles(path: Path) -> dict[str, Profile]:
-    data, lines = _toml(path)
+    text, data = read_toml(path, QualifyError, "a profile or known-deviations file")
+    lines = text.splitlines()
     profiles = data.get("profiles")
     if not isinstance(profiles, dict) or not profiles:
         raise QualifyError(f"{path}:1: no profile (expected [profiles.NAME] tables)")

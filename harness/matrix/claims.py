@@ -29,7 +29,6 @@ import functools
 import hashlib
 import html
 import re
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +41,7 @@ from ..clients.base import AclSpec, ResourceType
 from ..errors import ConfigError
 from ..versions import KafkaVersion
 from ..records import DOCUMENT_ID, LIMITED_BY, document_order
+from ..tomlfile import read_toml
 from .observables import PROBES, check_matcher
 
 CLIENT_KINDS = ("wire", "confluent", "java")
@@ -401,24 +401,8 @@ def _claim(raw: Any, where: _Where, index: int, kip: str) -> Claim:
                  raw["probe"], dict(args), expect, fallback, cluster, clients, here, since)
 
 
-def _read(path: Path) -> tuple[str, dict[str, Any]]:
-    """The file's text and TOML, or one line naming why not (unreadable, not UTF-8, not TOML, too deep)."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise ClaimError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ClaimError(f"{path}: not UTF-8 (byte {exc.start})") from None
-    try:
-        return text, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ClaimError(f"{path}: not valid TOML: {exc}") from exc
-    except RecursionError:
-        raise ClaimError(f"{path}: nested too deeply to be a claims file") from None
-
-
 def load_claims_file(path: Path) -> KipClaims:
-    text, data = _read(path)
+    text, data = read_toml(path, ClaimError, "a claims file")
     where = _Where(path, text)
     kip = data.get("kip")
     if not isinstance(kip, str) or not _KIP.match(kip):

@@ -163,7 +163,7 @@ def test_every_error_key_is_checked_against_kafka_names(tmp_path: Path) -> None:
 def test_not_toml_is_one_line(tmp_path: Path) -> None:
     path = tmp_path / "KIP-1.toml"
     path.write_text("kip = \n")
-    with pytest.raises(ClaimError, match=re.escape(str(path)) + ": not valid TOML"):
+    with pytest.raises(ClaimError, match=re.escape(str(path)) + ":1: not valid TOML"):
         load_claims_file(path)
 
 
