@@ -49,7 +49,8 @@ def from_store(ctx: click.Context, store: Location, runs: int = PAGE_HISTORY_RUN
 
 
 def cell_entries(history: History, cell_id: str, runs: int = PAGE_HISTORY_RUNS) -> list[list[Any]]:
-    """The detail's rows for a cell: ``[outcome index, run id, started, what changed, verdict changed]``."""
+    """The detail's rows for a cell: ``[outcome index, run id, started, what changed, verdict changed,
+    held]`` (held: ``intermittent, held k of n`` for a run whose observations disagreed, else empty)."""
     series: Sequence[Mapping[str, Any]] = history.get(Cell.parse(cell_id).series) or []
     rows = []
     for index in range(max(0, len(series) - runs), len(series)):
@@ -59,5 +60,13 @@ def cell_entries(history: History, cell_id: str, runs: int = PAGE_HISTORY_RUNS) 
         started = str(entry.get("run_started_at") or "")[:16].replace("T", " ")
         flipped = before is not None and before.get("outcome") != outcome
         rows.append([OUTCOMES.index(outcome) if outcome in OUTCOMES else -1, str(entry.get("run_id")), started,
-                     what_changed(entry, before), int(flipped)])
+                     what_changed(entry, before), int(flipped), _held(entry)])
     return rows
+
+
+def _held(entry: Mapping[str, Any]) -> str:
+    """``intermittent, held 2 of 3`` when the run's record says so in whole numbers (the file is data)."""
+    held, judged = entry.get("held_count"), entry.get("observation_count")
+    if entry.get("intermittent") is not True or type(held) is not int or type(judged) is not int:
+        return ""
+    return f"intermittent, held {held} of {judged}"

@@ -140,7 +140,7 @@
       nightly = el("ol", {"class": "history", id: "d-nightly"}, c[17].map(function (h) {
         return el("li", h[4] ? {"class": "chg"} : {}, [h[2] + " " + h[1] + ": ",
           el("span", {"class": "badge " + (CLS[D.outcomes[h[0]]] || "")}, [D.outcomes[h[0]] || "?"]),
-          h[3] ? " " + h[3] : ""]);
+          h[3] ? " " + h[3] : "", h[5] ? el("span", {"class": "held"}, [" · " + h[5]]) : ""]);
       }));
     }
     // replaceChildren would print a null child as the text "null": drop the parts this cell lacks.

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from reports.page.cli import matrix
 from reports.page.history import cell_entries
-from tests.history_builders import ACL, BUMPED, WIRE, bumps
+from tests.history_builders import ACL, BUMPED, WIRE, bumps, intermittent_nights
 
 pytest.importorskip("duckdb")
 
@@ -41,12 +41,12 @@ def test_cell_entries_say_what_changed(tmp_path: Path) -> None:
     _, out = history_report(tmp_path)
     history = json.loads((out / "history.json").read_text())
     assert cell_entries(history, BUMPED) == [
-        [0, "run-1", "2025-01-01 01:00", "", 0], [0, "run-2", "2025-01-02 01:00", "", 0],
-        [2, "run-3", "2025-01-03 01:00", "verdict pass -> deviation, broker_version 2.4.0 -> 2.4.1", 1],
-        [2, "run-4", "2025-01-04 01:00", "", 0]]
+        [0, "run-1", "2025-01-01 01:00", "", 0, ""], [0, "run-2", "2025-01-02 01:00", "", 0, ""],
+        [2, "run-3", "2025-01-03 01:00", "verdict pass -> deviation, broker_version 2.4.0 -> 2.4.1", 1, ""],
+        [2, "run-4", "2025-01-04 01:00", "", 0, ""]]
     assert cell_entries(history, ACL, runs=2) == [
-        [0, "run-3", "2025-01-03 01:00", "", 0],
-        [2, "run-4", "2025-01-04 01:00", "verdict pass -> deviation, documented side revised", 1]]
+        [0, "run-3", "2025-01-03 01:00", "", 0, ""],
+        [2, "run-4", "2025-01-04 01:00", "verdict pass -> deviation, documented side revised", 1, ""]]
     assert cell_entries(history, "KIP-1/none[1.0.0-zk|wire]") == []
 
 
@@ -84,3 +84,35 @@ def test_the_detail_of_a_regressed_cell_shows_the_regression(tmp_path: Path) -> 
         assert view.inner_text("#d-cell") == WIRE
         assert view.locator("#d-nightly li.chg").count() == 3  # flaky: flips with nothing else changed
         assert errors == []
+
+
+def test_the_nightly_history_says_which_runs_were_intermittent(tmp_path: Path) -> None:
+    """A run whose observations disagreed says its k of n in the cell's nightly history (held 2 of 3 on the
+    odd nights), in history.json's rows and in the detail pane as Chromium shows it."""
+    from reports.history import report as reporting
+    from reports.page.browser import chromium
+    from tests.unit.test_history import engine_over
+
+    runs, out = intermittent_nights(tmp_path / "runs"), tmp_path / "history"
+    reporting.write(reporting.compute(engine_over(tmp_path, runs)), out)
+    history = json.loads((out / "history.json").read_text())
+    assert [row[5] for row in cell_entries(history, WIRE)] == [
+        "intermittent, held 2 of 3", "", "intermittent, held 2 of 3", ""]
+    hostile = {series: [{**entry, "held_count": "<b>2</b>", "observation_count": 3.5} for entry in rows]
+               for series, rows in history.items()}
+    assert {row[5] for row in cell_entries(hostile, WIRE)} == {""}
+    done = CliRunner().invoke(matrix, [*map(str, runs), "--out", str(tmp_path / "page"), "--history", str(out)])
+    assert done.exit_code == 0, done.output
+    errors: list[str] = []
+    with chromium() as browser:
+        view = browser.new_page(viewport={"width": 1400, "height": 900})
+        view.on("pageerror", lambda exc: errors.append(str(exc)))
+        view.goto((tmp_path / "page" / "index.html").as_uri())
+        view.locator('#matrix section.block[data-client="wire"] tr[data-k="KIP-525"] td.p').click()
+        assert view.inner_text("#d-cell") == WIRE
+        items = view.locator("#d-nightly li")
+        assert items.count() == 4
+        assert items.nth(0).inner_text().endswith("run-1: deviation · intermittent, held 2 of 3")
+        assert items.nth(1).inner_text().endswith("run-2: pass verdict deviation -> pass")
+        view.locator("#detail").screenshot(path=str(tmp_path / "nightly-intermittent.png"))
+    assert errors == []
