@@ -31,10 +31,10 @@ if [ "$#" -gt 0 ]; then
   exit 0
 fi
 
-.venv/bin/python -m pytest -n 2 --dist loadfile
+.venv/bin/python -m pytest -n 2 --dist loadfile -m "not nightly"
 check "pytest" $?
 
-.venv/bin/python -m pytest -n 2 --dist loadfile -m provider --kc-provider container tests/integration
+.venv/bin/python -m pytest -n 2 --dist loadfile -m "provider and not nightly" --kc-provider container tests/integration
 check "pytest --kc-provider container" $?
 
 # The client axis: same client tests, other confluent-kafka releases (tox.ini).

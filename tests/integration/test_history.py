@@ -233,6 +233,7 @@ def _ingest_process(run: Path, store: Path, env: dict[str, str]) -> subprocess.P
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
 
+@pytest.mark.nightly  # two Spark drivers at once, 80 s on 2 cores; CI keeps the retry's unit test (test_history.py)
 def test_two_concurrent_ingests_neither_lose_nor_duplicate(spark: Any, tmp_path: Path) -> None:
     runs = nightly(tmp_path / "runs")[:2]
     store = tmp_path / "store"
@@ -320,6 +321,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.mark.nightly  # a standalone master and worker, 190 s; CI runs the same job on the embedded driver
 def test_the_same_job_on_a_standalone_cluster(spark: Any, tmp_path: Path) -> None:
     from reports.history.submit import build_archive, command
 

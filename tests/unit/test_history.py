@@ -435,3 +435,21 @@ def test_a_report_over_poisoned_rows_writes_nothing_outside_and_does_not_die(tmp
     assert not list(tmp_path.glob("escaped*")) and not list(tmp_path.glob("abs*"))
     assert not list((tmp_path / "deep").glob("escaped*"))
     assert set(result.kips) <= {"KIP-140", "KIP-525"}
+
+
+def test_the_cluster_archive_alone_carries_what_the_job_imports(tmp_path: Path) -> None:
+    """CI's slice of the standalone-cluster test (marked nightly): spark-submit's --py-files archive, first on
+    a fresh Python's path, serves every module the job and its executors import, with no checkout beside it."""
+    import subprocess
+    import sys
+
+    from reports.history.submit import build_archive
+
+    archive = build_archive(tmp_path / "kcompat-history.zip")
+    probe = ("import reports.history.job, reports.history.parse, reports.history.store, harness.records, click, sys;"
+             "print(sorted({m.__file__.split('.zip')[0] for n, m in sys.modules.items()"
+             " if n.split('.')[0] in ('reports', 'harness', 'click') and getattr(m, '__file__', None)}))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(archive), "PATH": "/usr/bin:/bin"}, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == repr([str(archive.with_suffix(""))]), done.stdout

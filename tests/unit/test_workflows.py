@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -83,3 +84,15 @@ def test_every_job_sets_up_with_the_projects_bootstrap() -> None:
             assert job["container"] == "debian:12" and job["timeout-minutes"] > 0
             assert _uses(job, "actions/checkout")
             assert any(run.startswith("bash scripts/bootstrap.sh") for run in _runs(job))
+
+
+def test_what_ci_leaves_out_the_nightly_runs() -> None:
+    """scripts/test.sh deselects the `nightly` marker in both pytest steps; the nightly runs exactly that
+    marker and tox for every confluent-kafka line tox.ini has."""
+    script = (ROOT / "scripts" / "test.sh").read_text()
+    steps = [line for line in script.splitlines() if line.startswith(".venv/bin/python -m pytest -n 2")]
+    assert len(steps) == 2 and all("not nightly" in step for step in steps), steps
+    runs = _runs(_load("matrix-nightly.yml")["jobs"]["self-tests"])
+    assert "bash scripts/test.sh -n 2 --dist loadfile -m nightly" in runs
+    lines = re.findall(r"ck\d+_\d+", (ROOT / "tox.ini").read_text().split("env_list =")[1].splitlines()[0])
+    assert f".venv/bin/tox -e {','.join(lines)}" in runs
