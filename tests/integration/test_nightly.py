@@ -1,11 +1,14 @@
-"""The nightly as CI runs it: ``scripts/nightly.sh`` for two simulated nights on one broker, one client, one KIP.
+"""The nightly as CI runs it: ``scripts/nightly.sh`` for two simulated nights, and the history it builds.
 
-Night 1 runs its shard itself (a broker line: the script calls ``kcompat run``); night 2 hands the script a
-run directory a shard job produced (as the workflow does), judged by a claim book in which one claim's
-documented side is revised (tests/history_builders.revised_book, as test_history_real.py plants its
-regression).  Both nights go into one store through the real default path (Spark and Delta); night 2 must
-fail naming the regressed cell, and its report and page must carry both nights.  Night 2 names the store by its
-``file://`` URI: the code path an object store (``s3a://``) takes, which nothing here can reach.
+Night 1 runs its shards itself (broker lines 2.3 and 2.4: the script calls ``kcompat run``) for three
+KIP-525 claims through java:4.4.0, the wire probe and confluent-kafka; night 2 hands the script a run
+directory a shard job produced (as the workflow does): 2.4 x java:4.4.0 judged by a claim book
+(``kcompat run --claims``) in which one claim's documented side is revised, so that one cell reads as a
+deviation.  Both nights go into one store through the real default path (Spark and Delta); night 2 must
+fail naming exactly that cell, and its report must rebuild the KIP's table: configs returned from 2.4
+through Java and wire, never through confluent-kafka (librdkafka's CreateTopics stops below v5).  Night 2
+names the store by its ``file://`` URI: the code path an object store (``s3a://``) takes, which nothing here
+can reach.  Three claims and two brokers keep it to three cluster boots.
 """
 
 from __future__ import annotations
@@ -25,11 +28,16 @@ pytest.importorskip("delta")
 pytestmark = pytest.mark.timeout(900)
 
 ROOT = Path(__file__).resolve().parents[2]
-SLICE = ("--clients", "wire", "--kip", "KIP-569", "-n", "0")
-REVISED = "KIP-569/type-and-documentation-when-asked"
-BEFORE = 'observe = { entry_fields = { contains = ["type", "documentation"] } }'
-AFTER = 'observe = { entry_fields = { contains = ["type", "documentation", "sensitivity"] } }'
-"""The revision: the claim now documents a field no broker sends, so the in-range wire cells deviate."""
+CONFIGS_RETURNED = ("KIP-525/create-returns-configs", "KIP-525/validate-only-returns-configs")
+REVISED = "KIP-525/config-entries-read-only-and-sensitive"
+# The wire probe's pinned cells (wire@v4, wire@v5) are left out: the KIP table keys a client by kind and
+# release, and the pins share the wire probe's release.
+CLAIMS = "(create-returns-configs or validate-only-returns-configs or config-entries-read-only-and-sensitive)" \
+         " and not v4] and not v5]"
+SLICE = ("--kip", "KIP-525", "-k", CLAIMS)
+BEFORE = 'observe = { entry_fields = { contains = ["sensitive"] } }'
+AFTER = 'observe = { entry_fields = { contains = ["sensitive", "sensitivity"] } }'
+"""The revision: the claim now documents a field no broker sends, so 2.4 x java reads as a deviation."""
 
 
 def nightly(*args: str) -> subprocess.CompletedProcess[str]:
@@ -41,17 +49,21 @@ def run_id(run: Path) -> str:
     return str(json.loads((run / "run.json").read_text())["run_id"])
 
 
-def test_two_nights_the_second_fails_naming_its_regressed_cell(tmp_path: Path) -> None:
+def test_two_nights_the_second_fails_naming_its_regressed_cell_and_the_kip_table_is_rebuilt(tmp_path: Path) -> None:
     store = tmp_path / "store"
-    first = nightly("--store", str(store), "--out", str(tmp_path / "night-1"), "4.4", "--", *SLICE)
+    first = nightly("--store", str(store), "--out", str(tmp_path / "night-1"), "2.3", "2.4", "--",
+                    "--clients", "java:4.4.0,wire,confluent", *SLICE)
     assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
-    assert first.stdout.strip().splitlines()[-1] == "no regression in 1 run(s)"
-    night_1 = run_id(tmp_path / "night-1" / "runs" / "run-4.4")
+    assert first.stdout.strip().splitlines()[-1] == "no regression in 2 run(s)"
+    night_1 = run_id(tmp_path / "night-1" / "runs" / "run-2.4")
 
-    shard = tmp_path / "run-4.4"  # what a shard job uploads
-    book = revised_book(tmp_path, "KIP-569", BEFORE, AFTER)
-    produced = kcompat("run", "--brokers", "4.4", *SLICE, "--quiet", "--claims", str(book), "--out", str(shard))
+    shard = tmp_path / "run-2.4"  # what a shard job uploads
+    book = revised_book(tmp_path, "KIP-525", BEFORE, AFTER)
+    produced = kcompat("run", "--brokers", "2.4", "--clients", "java:4.4.0", *SLICE, "--quiet", "--claims", str(book),
+                       "--out", str(shard))
     assert produced.returncode == 0, produced.stdout[-3000:] + produced.stderr[-3000:]
+    noted = json.loads((shard / "run.json").read_text())["claims"]
+    assert noted["dir"] == str(book) and noted["files"] == ["KIP-525.toml"]
     night_2 = run_id(shard)
 
     # the same store as a URI: the code path of an object store (s3a://...), on Hadoop's local file system
@@ -59,19 +71,40 @@ def test_two_nights_the_second_fails_naming_its_regressed_cell(tmp_path: Path) -
     assert second.returncode == 1, second.stdout[-3000:] + second.stderr[-3000:]
     assert "Traceback" not in second.stderr
     report = tmp_path / "night-2" / "history"
-    regressed = {r["cell_id"] for r in jsonl(report / "regressions.jsonl")}
-    assert regressed and all(cell.startswith(REVISED + "[4.4.0-kraft|wire") for cell in regressed), regressed
-    named = [line for line in second.stdout.splitlines() if line.startswith("regression: ")]
-    assert sorted(named) == sorted(
-        f"regression: {cell}: pass -> deviation in run {night_2} (since run {night_1}; documented side revised)"
-        for cell in regressed)
-    assert f"regression: {REVISED}[4.4.0-kraft|wire]: pass -> deviation" in second.stdout
+    regressed = f"{REVISED}[2.4.1-zk|java:4.4.0]"
+    assert [(r["cell_id"], r["from_outcome"], r["to_outcome"], r["run_id"], r["from_run_id"], r["changed"])
+            for r in jsonl(report / "regressions.jsonl")] == [(regressed, "pass", "deviation", night_2, night_1, {})]
+    assert [line for line in second.stdout.splitlines() if line.startswith("regression: ")] == [
+        f"regression: {regressed}: pass -> deviation in run {night_2} (since run {night_1}; documented side revised)"]
     assert second.stderr.strip().splitlines()[-1] == (
-        f"kcompat: error: {len(regressed)} regression(s) in 1 run(s); see {report / 'regressions.jsonl'}")
+        f"kcompat: error: 1 regression(s) in 1 run(s); see {report / 'regressions.jsonl'}")
 
     summary = json.loads((report / "summary.json").read_text())
-    assert summary["runs"] == 2  # the store kept night 1
+    assert summary["runs"] == 3  # the store kept night 1's two shards
     history = json.loads((report / "history.json").read_text())
-    assert {tuple(e["run_id"] for e in runs) for runs in history.values()} == {(night_1, night_2)}
+    series = next(runs for runs in history.values() if runs[-1]["cell_id"] == regressed)
+    assert [e["run_id"] for e in series] == [night_1, night_2]
     page = (tmp_path / "night-2" / "page" / "index.html").read_text()
     assert night_1 in page and night_2 in page  # night 1 is on the page through the history only
+    kip_table(report)
+
+
+def kip_table(report: Path) -> None:
+    """The KIP's table as the history rebuilds it from both nights."""
+    kip = json.loads((report / "kips" / "KIP-525.json").read_text())
+    claims = {claim["claim_id"]: claim for claim in kip["claims"]}
+    assert set(claims) == {*CONFIGS_RETURNED, REVISED}
+    release = {e["client_kind"]: e["client_version"] for e in claims[CONFIGS_RETURNED[0]]["entries"]}
+    wire, confluent = release["wire"], release["confluent"]
+    for claim_id in CONFIGS_RETURNED:
+        claim = claims[claim_id]
+        assert claim["holds"] == [{"broker": "2.4.1-zk", "client": "java 4.4.0"},
+                                  {"broker": "2.4.1-zk", "client": f"wire {wire}"}], claim_id
+        assert claim["deviates"] == []
+        assert {(u["broker"], u["client"], u["limited_by"]) for u in claim["unsupported"]} == {
+            ("2.3.1-zk", f"confluent {confluent}", "both"), ("2.3.1-zk", "java 4.4.0", "broker"),
+            ("2.3.1-zk", f"wire {wire}", "broker"), ("2.4.1-zk", f"confluent {confluent}", "client")}
+        assert not any(e["outcome"] == "pass" for e in claim["entries"] if e["client_kind"] == "confluent")
+    assert claims[REVISED]["deviates"] == [{"broker": "2.4.1-zk", "client": "java 4.4.0"}]
+    markdown = (report / "kips" / "KIP-525.md").read_text()
+    assert "| 2.4.1-zk | unsupported (client) / below | holds / supported | holds / supported |" in markdown

@@ -35,10 +35,10 @@ RUN_BY: dict[str, tuple[str, ...]] = {
                 "test_qualify_runs_the_installed_kcompat_whatever_the_working_directory"),
     "matrix": ("tests/integration/test_matrix.py::test_the_page_of_this_run_in_chromium",
                "tests/unit/page/test_hostile.py::test_a_hostile_record_is_skipped_and_counted"),
-    "history ingest": ("tests/integration/test_history_real.py::"
-                       "test_one_revised_claim_is_one_regression_and_the_kip_table_is_rebuilt",),
-    "history report": ("tests/integration/test_history_real.py::"
-                       "test_one_revised_claim_is_one_regression_and_the_kip_table_is_rebuilt",),
+    "history ingest": ("tests/integration/test_history.py::"
+                       "test_the_documented_commands_as_typed_on_a_relative_store_with_hostile_lines",),
+    "history report": ("tests/integration/test_history.py::"
+                       "test_the_documented_commands_as_typed_on_a_relative_store_with_hostile_lines",),
     "history gate": ("tests/unit/test_nightly.py::test_the_gate_names_tonights_regressions_only",),
     "brokers list": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),
     "brokers fetch": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),
