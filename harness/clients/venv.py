@@ -3,15 +3,48 @@ in a Python of its own (cells of ``kcompat run``, and measuring its limits), see
 
 from __future__ import annotations
 
+import re
+import shutil
 import site
 import subprocess
 import sys
 from pathlib import Path
 
+from ..central import nearest_releases
 from ..config import HarnessConfig
-from ..errors import HarnessError
+from ..errors import ConfigError, HarnessError
+from ..versions import KafkaVersion
 
 VENV_INSTALL_TIMEOUT = 600.0
+INDEX_TIMEOUT = 60.0
+"""Seconds pip may take to list PyPI's releases of confluent-kafka."""
+
+
+def published_confluent() -> list[KafkaVersion] | None:
+    """The confluent-kafka releases PyPI publishes, oldest first (``pip index versions``); None when PyPI
+    can't be asked (offline, or pip's answer unreadable): the install then says what went wrong."""
+    try:
+        done = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "confluent-kafka",
+                               "--disable-pip-version-check"], capture_output=True, text=True, timeout=INDEX_TIMEOUT,
+                              check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    listed = re.search(r"^Available versions: (.+)$", done.stdout, re.M)
+    if done.returncode != 0 or listed is None:
+        return None
+    return sorted(KafkaVersion.parse(v) for v in listed.group(1).split(", ") if re.fullmatch(r"\d+(\.\d+)+", v))
+
+
+def check_confluent_release(release: str, config: HarnessConfig) -> str:
+    """``release`` if PyPI publishes confluent-kafka at it (or a venv for it is cached, or PyPI can't be asked);
+    else a one-line ``ConfigError`` naming the nearest releases, before anything boots."""
+    if config.offline or (config.cache_dir / "venvs" / f"confluent-kafka-{release}" / ".kcompat-ready").is_file():
+        return release
+    published = published_confluent()
+    if published is None or KafkaVersion.parse(release) in published:
+        return release
+    near = ", ".join(map(str, nearest_releases(release, published))) or "none"
+    raise ConfigError(f"PyPI publishes no confluent-kafka {release}; nearest releases: {near}")
 
 
 def confluent_venv(release: str, config: HarnessConfig, log: Path) -> Path:
@@ -36,6 +69,8 @@ def confluent_venv(release: str, config: HarnessConfig, log: Path) -> Path:
                             f"confluent-kafka=={release}"], stdout=out, stderr=out, check=True,
                            timeout=VENV_INSTALL_TIMEOUT)
         except (OSError, subprocess.SubprocessError) as exc:
+            shutil.rmtree(venv, ignore_errors=True)  # a half-made venv is never mistaken for one
+            check_confluent_release(release, config)  # not published: say so, with the nearest releases
             raise HarnessError(f"could not install confluent-kafka {release} into {venv} ({exc})", log=log) from exc
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              capture_output=True, text=True, check=True, timeout=60).stdout.strip()

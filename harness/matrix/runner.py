@@ -32,7 +32,7 @@ import psutil
 from ..catalog import load_catalog
 from ..central import check_client_release
 from ..clients.ref import ClientRef, installed_confluent
-from ..clients.venv import confluent_venv
+from ..clients.venv import check_confluent_release, confluent_venv
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..records import ACCEPTED, DOCUMENT_ID, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
@@ -158,6 +158,8 @@ def prepare(options: RunOptions, config: HarnessConfig) -> tuple[RunOptions, lis
                           f"(a test_*.py declaring KIP = \"{orphans[0]}\"); choose KIPs with --kip")
     for release in sorted({c.client.version for c in cells if c.client.kind == "java" and c.client.version}):
         check_client_release(release, config)  # an unpublished release: one line naming the nearest ones
+    for release in sorted({c.client.version for c in cells if c.client.kind == "confluent" and c.client.version}):
+        check_confluent_release(release, config)  # the same for PyPI's confluent-kafka
     if not cells:
         raise ConfigError("the selection has no cells (no claim of these KIPs applies to these clients)")
     confluent = sorted({c.client.version for c in cells if c.client.kind == "confluent" and c.client.version})

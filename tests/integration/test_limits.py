@@ -50,6 +50,19 @@ def test_refusals_are_one_line() -> None:
         assert done.returncode != 0 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
+def test_a_release_pypi_does_not_publish_is_one_line_naming_the_nearest(tmp_path: Path) -> None:
+    """Asked of PyPI before anything boots (as Maven Central is for java:X), and no half-made venv stays."""
+    for args in (("clients", "limits", "confluent:2.5.1"),
+                 ("run", "--brokers", "4.4", "--clients", "confluent:2.5.1", "--kip", "KIP-569",
+                  "--out", str(tmp_path / "run"))):
+        done = kcompat(*args, timeout=300)
+        assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == (
+            "kcompat: error: PyPI publishes no confluent-kafka 2.5.1; nearest releases: 2.4.0, 2.5.0, 2.5.3, 2.6.0")
+    assert not (tmp_path / "run" / "records.jsonl").exists()
+    assert not any(HarnessConfig.resolve().cache_dir.glob("venvs/confluent-kafka-2.5.1"))
+
+
 def test_kcompats_wire_client_shows_kios_newest_to_the_stub() -> None:
     """The stub answers a second real client well enough to make every call at kio's newest versions."""
     limits = measure_here(ClientRef("wire"), HarnessConfig.resolve())
