@@ -6,9 +6,12 @@ tests/integration/test_history.py opens the same detail from a real store (``--s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -37,6 +40,22 @@ def _blob(html: Path) -> dict[str, object]:
     return data
 
 
+@contextlib.contextmanager
+def page_with_history(tmp_path: Path, runs: list[Path], history: Path) -> Iterator[Any]:
+    """The page of ``runs`` with ``history`` open in Chromium (a Playwright page); no script error on it."""
+    from reports.page.browser import chromium
+
+    done = CliRunner().invoke(matrix, [*map(str, runs), "--out", str(tmp_path / "page"), "--history", str(history)])
+    assert done.exit_code == 0, done.output
+    errors: list[str] = []
+    with chromium() as browser:
+        view = browser.new_page(viewport={"width": 1400, "height": 900})
+        view.on("pageerror", lambda exc: errors.append(str(exc)))
+        view.goto((tmp_path / "page" / "index.html").as_uri())
+        yield view
+    assert errors == []
+
+
 def test_cell_entries_say_what_changed(tmp_path: Path) -> None:
     _, out = history_report(tmp_path)
     history = json.loads((out / "history.json").read_text())
@@ -61,16 +80,8 @@ def test_without_history_the_page_is_as_before_and_a_bad_history_is_one_line(tmp
 
 
 def test_the_detail_of_a_regressed_cell_shows_the_regression(tmp_path: Path) -> None:
-    from reports.page.browser import chromium
-
     runs, out = history_report(tmp_path)
-    done = CliRunner().invoke(matrix, [*map(str, runs), "--out", str(tmp_path / "page"), "--history", str(out)])
-    assert done.exit_code == 0, done.output
-    errors: list[str] = []
-    with chromium() as browser:
-        view = browser.new_page(viewport={"width": 1400, "height": 900})
-        view.on("pageerror", lambda exc: errors.append(str(exc)))
-        view.goto((tmp_path / "page" / "index.html").as_uri())
+    with page_with_history(tmp_path, runs, out) as view:
         view.locator('#matrix section.block[data-client="java:3.7.0"] td.d').click()
         assert view.inner_text("#d-cell") == BUMPED
         assert view.inner_text("#d-series") == "Nightly history of KIP-525/validate-only-returns-configs[2.4-zk|java:3.7]"
@@ -83,14 +94,12 @@ def test_the_detail_of_a_regressed_cell_shows_the_regression(tmp_path: Path) -> 
         view.locator('#matrix section.block[data-client="wire"] tr[data-k="KIP-525"] td.d').click()
         assert view.inner_text("#d-cell") == WIRE
         assert view.locator("#d-nightly li.chg").count() == 3  # flaky: flips with nothing else changed
-        assert errors == []
 
 
 def test_the_nightly_history_says_which_runs_were_intermittent(tmp_path: Path) -> None:
     """A run whose observations disagreed says its k of n in the cell's nightly history (held 2 of 3 on the
     odd nights), in history.json's rows and in the detail pane as Chromium shows it."""
     from reports.history import report as reporting
-    from reports.page.browser import chromium
     from tests.unit.test_history import engine_over
 
     runs, out = intermittent_nights(tmp_path / "runs"), tmp_path / "history"
@@ -101,13 +110,7 @@ def test_the_nightly_history_says_which_runs_were_intermittent(tmp_path: Path) -
     hostile = {series: [{**entry, "held_count": "<b>2</b>", "observation_count": 3.5} for entry in rows]
                for series, rows in history.items()}
     assert {row[5] for row in cell_entries(hostile, WIRE)} == {""}
-    done = CliRunner().invoke(matrix, [*map(str, runs), "--out", str(tmp_path / "page"), "--history", str(out)])
-    assert done.exit_code == 0, done.output
-    errors: list[str] = []
-    with chromium() as browser:
-        view = browser.new_page(viewport={"width": 1400, "height": 900})
-        view.on("pageerror", lambda exc: errors.append(str(exc)))
-        view.goto((tmp_path / "page" / "index.html").as_uri())
+    with page_with_history(tmp_path, runs, out) as view:
         view.locator('#matrix section.block[data-client="wire"] tr[data-k="KIP-525"] td.p').click()
         assert view.inner_text("#d-cell") == WIRE
         items = view.locator("#d-nightly li")
@@ -115,4 +118,3 @@ def test_the_nightly_history_says_which_runs_were_intermittent(tmp_path: Path) -
         assert items.nth(0).inner_text().endswith("run-1: deviation · intermittent, held 2 of 3")
         assert items.nth(1).inner_text().endswith("run-2: pass verdict deviation -> pass")
         view.locator("#detail").screenshot(path=str(tmp_path / "nightly-intermittent.png"))
-    assert errors == []
