@@ -199,9 +199,16 @@ class Record:
             if check is not None and not check(value):
                 raise RecordError(f"{name} is {_shown(value)}, not {_FIELD_TYPES[name]}")
         _check_agreement(values)
+        if version < 3 and (values.get("intermittent") or values.get("observations")):
+            raise RecordError(f"schema_version {version} has no observations or intermittent (version 3 added them)")
         if values.get("intermittent") and values["outcome"] != "deviation":
             raise RecordError(f"intermittent is true for outcome {values['outcome']}; only a deviation is intermittent")
-        return cls(**values)
+        record = cls(**values)
+        if record.intermittent and not (record.held and 0 < record.held[0] < record.held[1]
+                                        and record.observations[0].get("outcome") == "deviation"):
+            raise RecordError("intermittent is true but the observations do not disagree "
+                              "(the first must deviate and a later one hold)")
+        return record
 
 
 _REQUIRED = ("run_id", "cell_id", "kip", "claim_id", "api", "broker_version", "broker_mode", "provider",
@@ -328,17 +335,53 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON (RFC 8259 has no NaN or Infinity)")
 
 
+def _finite(text: str) -> float:
+    """A JSON number as a float, refusing one beyond a double's range (``1e400`` would read as infinity)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is beyond a double's range (it would read as Infinity)")
+    return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A JSON escape of a UTF-16 surrogate: valid JSON, but alone it is no character and can't be written as UTF-8."""
+
+
+def _lone_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def loads_json(text: str | bytes, what: str = "the line") -> Any:
     """Strict JSON: no NaN or Infinity, nesting at most ``MAX_DEPTH``, valid UTF-8; ValueError otherwise.
 
     The one JSON reader for the run directory's files, so a line the page refuses the history refuses too.
     """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")  # strict: json.loads(bytes) would let encoded surrogates through
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{what} is not UTF-8 (byte {exc.start})") from None
     try:
-        value = json.loads(text, parse_constant=_no_constant)
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except RecursionError:
         raise ValueError(f"{what} is nested too deeply") from None
     if _depth(value) > MAX_DEPTH:
         raise ValueError(f"{what} is nested deeper than {MAX_DEPTH} levels")
+    if _SURROGATE_ESCAPE.search(text) and _lone_surrogate(value):
+        raise ValueError(f"{what} holds a lone UTF-16 surrogate (\\uD800-\\uDFFF), which is no character")
     return value
 
 

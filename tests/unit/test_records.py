@@ -78,7 +78,12 @@ def test_a_field_of_the_wrong_type_or_cell_is_refused_with_its_name(changes: dic
     "[" * 200_000 + "]" * 200_000,
     b"\xff\xfe not utf-8",
     "[1, 2]",
-], ids=["nan", "infinity", "deep-record", "deeper-than-the-stack", "not-utf-8", "not-an-object"])
+    json.dumps(_good()).replace('"expect": {}', '"expect": {"x": 1e400}'),
+    json.dumps(_good(reason="\ud800")),
+    json.dumps(_good(reason="X")).encode().replace(b'"X"', b'"\xed\xa0\x80"'),
+    json.dumps(_good(observed={"\udc00": 1})),
+], ids=["nan", "infinity", "deep-record", "deeper-than-the-stack", "not-utf-8", "not-an-object", "1e400-nested",
+        "escaped-surrogate", "encoded-surrogate", "surrogate-key"])
 def test_hostile_json_is_a_record_error_never_another_exception(text: str | bytes) -> None:
     with pytest.raises(RecordError):
         loads_record(text)
@@ -123,3 +128,17 @@ def test_every_schema_version_reads_and_only_3_has_observations() -> None:
     assert json.loads(third.line())["observations"] == OBSERVED
     _, unknown = parse_lines((json.dumps(_good(schema_version=4)) + "\n").encode())
     assert [b.kind for b in unknown] == ["unknown_schema"]
+
+
+@pytest.mark.parametrize("changes", [
+    {"schema_version": 2, "intermittent": True, "outcome": "deviation", "observations": OBSERVED},
+    {"schema_version": 2, "observations": OBSERVED},
+    {"outcome": "deviation", "intermittent": True, "observations": []},
+    {"outcome": "deviation", "intermittent": True, "observations": [OBSERVED[0], OBSERVED[0]]},
+    {"outcome": "deviation", "intermittent": True, "observations": [OBSERVED[1], OBSERVED[0]]},
+], ids=["v2-intermittent", "v2-observations", "v3-intermittent-unobserved", "v3-never-held", "v3-held-first"])
+def test_intermittent_must_be_what_the_observations_say(changes: dict[str, Any]) -> None:
+    """qualify's known_intermittent and the page's k of n trust the flag: a line whose flag its observations
+    deny (or whose version has none) is refused, never read as intermittent."""
+    with pytest.raises(RecordError):
+        Record.from_json(_good(**changes))
