@@ -428,9 +428,10 @@ def load_claims_file(path: Path) -> KipClaims:
             raise _fail(where(None, "not_testable"), "[[not_testable]] has section, statement and reason (strings)")
         statements.append(Statement(kip, raw["section"], " ".join(raw["statement"].split()), raw["reason"]))
     source = data.get("source")
-    if not isinstance(source, str) or not source.strip():
-        raise _fail(where(None, "source"), "source names the document's text (a file beside the claims or in "
-                                           "scenarios/sources)")
+    if not isinstance(source, str) or not _SOURCE_NAME.fullmatch(source):
+        raise _fail(where(None, "source"), "source is the file name of the document's text (e.g. KIP-525-x.md: "
+                                           "letters, digits, '.', '_', '-', ending .md or .txt), beside the claims "
+                                           "or in scenarios/sources; never a path")
     document = KipClaims(kip, str(data.get("title", "")), source, claims, tuple(statements), path)
     _check_quotes(document, where)
     return document
@@ -454,6 +455,12 @@ def verbatim_form(text: str) -> str:
     return " ".join(text.split())
 
 
+_SOURCE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.(md|txt)")
+"""A document's text is named, never pathed: nothing climbs out of the book's folder or reads a device."""
+MAX_SOURCE_BYTES = 4 << 20
+"""A KIP page is tens of kilobytes; a bigger 'source' is not a document's text."""
+
+
 def source_path(document: KipClaims) -> Path:
     """The document's text: beside the claims file (a user's book), else in the installed sources."""
     beside = document.path.parent / document.source
@@ -462,6 +469,8 @@ def source_path(document: KipClaims) -> Path:
 
 @functools.lru_cache(maxsize=32)
 def _document_text(path: Path, size: int, mtime: int) -> str:
+    if not path.is_file() or size > MAX_SOURCE_BYTES:
+        raise OSError(f"{path} is not a regular file of at most {MAX_SOURCE_BYTES} bytes")
     return verbatim_form(path.read_bytes().decode("utf-8"))
 
 

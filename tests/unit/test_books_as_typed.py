@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -96,6 +97,23 @@ def test_unreadable_books_are_one_line(tmp_path: Path) -> None:
     os.symlink("KIP-525.toml", tmp_path / "book" / "KIP-525.toml")
     _refused(_run_with(tmp_path / "book", tmp_path), "cannot read", "symbolic links")
 
+
+
+@pytest.mark.parametrize("source", ["/dev/zero", "../../../etc/passwd", "sub/KIP-525.md", ".hidden.md", "KIP.toml"])
+def test_a_source_is_a_file_name_never_a_path_or_a_device(tmp_path: Path, source: str) -> None:
+    """A book's `source` names its text beside it or in the installed sources: nothing climbs out, and a
+    device (which would never end) is never read."""
+    original = (claims_dir() / "KIP-525.toml").read_text()
+    named = re.search(r'^source = "([^"]+)"$', original, re.M)
+    assert named is not None
+    book = _book(tmp_path, original.replace(named.group(0), f"source = {json.dumps(source)}"))
+    _refused(_run_with(book, tmp_path), "source is the file name of the document's text")
+
+
+def test_a_book_file_that_is_a_device_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "book").mkdir()
+    os.symlink("/dev/zero", tmp_path / "book" / "KIP-525.toml")
+    _refused(_run_with(tmp_path / "book", tmp_path), "not a regular file")
 
 PROFILE = '''[profiles.p]
 brokers = ["9.9"]
