@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from harness.errors import HarnessError
+from harness.records import RECORDS_FILE, read_records
 
 from . import report as reporting
 from . import spark as sparking
@@ -169,7 +170,10 @@ def gate(out_dir: Path, run_dirs: tuple[Path, ...]) -> None:
         for run_dir in run_dirs:
             if not run_dir.is_dir():
                 raise RunDirError(f"{run_dir} is not a run directory")
+        # the records' own run ids too: a run.json a killed shard left torn reads as the directory's name
         run_ids = {read_run_info(run_dir).run_id for run_dir in run_dirs}
+        run_ids |= {record.run_id for run_dir in run_dirs if (run_dir / RECORDS_FILE).is_file()
+                    for record in read_records(run_dir / RECORDS_FILE).records}
         return reporting.regressions_in(out_dir, run_ids)
 
     found = guarded(regressed)

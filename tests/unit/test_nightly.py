@@ -90,3 +90,14 @@ def test_a_shard_without_records_fails_before_spark_and_names_the_step(tmp_path:
     assert "kcompat: error: run-empty" in done.stderr  # ingest's own line, before any JVM
     assert "scripts/nightly.sh: the ingest into store failed" in done.stderr
     assert not (tmp_path / "store").exists()
+
+
+def test_a_torn_run_json_does_not_hide_tonights_regression(tmp_path: Path) -> None:
+    """A shard killed while writing run.json leaves its records: the gate knows the run by them."""
+    from tests.history_builders import JAVA, run_dir
+
+    report = _report(tmp_path, _regression("night-2", JAVA))
+    shard = run_dir(tmp_path / "shards", "night-2", 2, {JAVA: "deviation"}).rename(tmp_path / "shards" / "run-4.4")
+    (shard / "run.json").write_text('{"run_id": "nig')
+    done = kcompat("history", "gate", str(report), str(shard))
+    assert done.returncode == 1 and f"regression: {JAVA}" in done.stdout, done.stdout + done.stderr
