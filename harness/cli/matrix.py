@@ -138,7 +138,8 @@ def repro_command(ctx: click.Context, cell_id: str, run_dir: Path | None, out: P
                 click.echo(f"  {difference['key']}: documented {json.dumps(difference['documented'])}, "
                            f"observed {json.dumps(difference['observed'])}")
         click.echo(f"run directory: {target}")
-        if before is not None and before.intermittent and now is not None and now.outcome == "pass":
+        if before is not None and before.intermittent and now is not None and now.outcome != "deviation" \
+                and reproduced(before, now):
             click.echo(f"the recorded cell was intermittent ({before.held_text}): it held this time")
         return 0 if reproduced(before, now) else 1
 

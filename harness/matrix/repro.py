@@ -87,12 +87,13 @@ def recorded(cell: Cell, run_dir: Path) -> Record | None:
 
 def reproduced(before: Record | None, now: Record | None) -> bool:
     """Whether a repro agrees with the recorded cell: the same verdict, or, for a cell recorded as
-    intermittent, any of the verdicts its observations saw (this time it may hold, or deviate again)."""
+    intermittent, any verdict its observations saw (this time it may hold, as pass or as the documented
+    fallback's unsupported, or deviate again)."""
     if now is None or now.outcome in ("fail", "infra_error"):
         return False
     if before is None or before.outcome == now.outcome:
         return True
-    return before.intermittent and now.outcome == "pass"
+    return before.intermittent and now.outcome in {o.get("outcome") for o in before.observations}
 
 
 def signature(record: Record | None) -> tuple[Any, ...]:

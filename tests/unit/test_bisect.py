@@ -65,10 +65,15 @@ def test_releases_between_refuses_reversed_or_unpublished_ends() -> None:
 
 
 def test_a_repro_agrees_with_the_same_verdict_or_with_what_an_intermittent_cell_saw() -> None:
-    steady, flipping = _record("deviation"), dataclasses.replace(_record("deviation"), intermittent=True)
+    steady = _record("deviation")
+    flipping = dataclasses.replace(steady, intermittent=True, observations=[{"outcome": "deviation"},
+                                                                            {"outcome": "pass"}])
+    below = dataclasses.replace(steady, intermittent=True, observations=[{"outcome": "deviation"},
+                                                                         {"outcome": "unsupported"}])
     assert reproduced(None, _record("pass")) and reproduced(steady, _record("deviation"))
     assert not reproduced(steady, _record("pass"))
     assert reproduced(flipping, _record("pass")) and reproduced(flipping, _record("deviation"))
     assert not reproduced(flipping, _record("unsupported"))
+    assert reproduced(below, _record("unsupported")) and not reproduced(below, _record("pass"))
     assert not reproduced(None, _record("fail")) and not reproduced(_record("fail"), _record("fail"))
     assert not reproduced(steady, None)
