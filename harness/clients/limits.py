@@ -161,7 +161,7 @@ def _beyond_ceiling(ref: ClientRef, config: HarnessConfig, apis: dict[int, range
 
 def measure(ref: ClientRef, config: HarnessConfig, python: Path | str) -> ClientLimits:
     """Measure ``ref`` in a child ``python`` that has it (this one, or its release's venv), bounded."""
-    log = _cache(config) / f"{_slug(ref)}.log"
+    log = _cache(config) / f"{_slug(ref)}.measure.log"  # apart from the venv's install log
     log.parent.mkdir(parents=True, exist_ok=True)
     command = [str(python), "-P", "-m", "harness.clients.limits", str(ref), str(config.cache_dir)]
     with log.open("wb") as errors:
@@ -179,7 +179,9 @@ def measure(ref: ClientRef, config: HarnessConfig, python: Path | str) -> Client
     except (ValueError, RecursionError) as exc:
         raise HarnessError(f"measuring {ref}'s limits printed no limits ({exc})", log=log) from exc
     path = _cache(config) / f"{_slug(ref)}.json"
-    path.write_text(json.dumps(limits.as_json(), indent=1) + "\n")
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # a concurrent reader sees all of it or none
+    partial.write_text(json.dumps(limits.as_json(), indent=1) + "\n")
+    partial.replace(path)
     return limits
 
 
@@ -201,10 +203,11 @@ def cached(ref: ClientRef, config: HarnessConfig) -> ClientLimits | None:
     if not path.is_file():
         return None
     try:
-        return ClientLimits.from_json(json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant),
-                                      str(path))
-    except (ValueError, UnicodeDecodeError, RecursionError):
+        limits = ClientLimits.from_json(json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant),
+                                        str(path))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return None  # a broken cache entry is measured again, never trusted
+    return limits if limits.ref == str(ref) else None  # another release's entry under this name: not this one
 
 
 @functools.cache

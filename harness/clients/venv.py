@@ -13,6 +13,7 @@ from pathlib import Path
 from ..central import nearest_releases
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
+from ..locking import exclusive
 from ..versions import KafkaVersion
 
 VENV_INSTALL_TIMEOUT = 600.0
@@ -61,6 +62,16 @@ def confluent_venv(release: str, config: HarnessConfig, log: Path) -> Path:
         return python
     if config.offline:
         raise HarnessError(f"--offline: no venv for confluent-kafka {release} in the cache ({venv})")
+    with exclusive(venv, timeout=VENV_INSTALL_TIMEOUT + 180, waiting_for=f"to make the venv of confluent-kafka "
+                                                                         f"{release}"):
+        if not marker.is_file():  # made by the process we waited for
+            _make(release, venv, config, log)
+    return python
+
+
+def _make(release: str, venv: Path, config: HarnessConfig, log: Path) -> None:
+    python, marker = venv / "bin" / "python", venv / ".kcompat-ready"
+    venv.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as out:
         try:
             subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], stdout=out, stderr=out, check=True,
@@ -78,4 +89,3 @@ def confluent_venv(release: str, config: HarnessConfig, log: Path) -> Path:
     (Path(purelib) / "kcompat-host.pth").write_text(
         "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in ours) + "\n")
     marker.write_text(release + "\n")
-    return python

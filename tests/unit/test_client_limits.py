@@ -79,6 +79,13 @@ def test_a_broken_cache_entry_is_not_trusted(tmp_path: Path, text: bytes) -> Non
     assert cached(ClientRef("confluent", "2.3.0"), config) is None
 
 
+def test_another_releases_entry_under_this_name_is_not_trusted(tmp_path: Path) -> None:
+    config = HarnessConfig(cache_dir=tmp_path)
+    (tmp_path / "client-limits").mkdir()
+    (tmp_path / "client-limits" / "confluent-2.3.0.json").write_text(json.dumps(_entry(release="2.8.2")))
+    assert cached(ClientRef("confluent", "2.3.0"), config) is None
+
+
 def test_the_cache_comes_before_the_checked_in_table(tmp_path: Path) -> None:
     config = HarnessConfig(cache_dir=tmp_path)
     (tmp_path / "client-limits").mkdir()
