@@ -19,6 +19,7 @@ usage() { echo "usage: scripts/nightly.sh --store STORE [--out DIR] [--conf KEY=
 fail() { echo "scripts/nightly.sh: $*" >&2; code=1; }
 
 kcompat="$(cd "$(dirname "$0")/.." && pwd)/.venv/bin/kcompat"
+python="$(dirname "$kcompat")/python"
 [ -x "$kcompat" ] || { echo "scripts/nightly.sh: no $kcompat; hint: bash scripts/bootstrap.sh" >&2; exit 1; }
 
 store="" out="nightly-$(date -u +%Y%m%d-%H%M%S)" screenshot=() shards=() run_args=() conf=()
@@ -38,7 +39,16 @@ done
 code=0 runs=()
 for shard in "${shards[@]}"; do
   if [ -d "$shard" ]; then
-    runs+=("$shard")  # produced by a shard job: ingested as it is
+    runs+=("$shard")  # produced by a shard job: ingested as it is; a run that did not end well still fails the night
+    ended=$("$python" -c 'import json, sys
+try:
+    run = json.load(open(sys.argv[1], encoding="utf-8"))
+    print("ok" if isinstance(run, dict) and run.get("ended_at") and run.get("exit_code") == 0
+          else "its run ended with exit code %r" % run.get("exit_code") if isinstance(run, dict) and run.get("ended_at")
+          else "its run never ended (killed?)")
+except (OSError, ValueError) as exc:
+    print("its run.json is unreadable (%s)" % exc)' "$shard/run.json" 2>&1 | tail -1)
+    [ "$ended" = ok ] || fail "shard $shard: $ended (its cells still go into the history)"
     continue
   fi
   run="$out/runs/run-$shard"

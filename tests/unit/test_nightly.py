@@ -90,6 +90,17 @@ def test_a_shard_without_records_fails_before_spark_and_names_the_step(tmp_path:
     assert "kcompat: error: run-empty" in done.stderr  # ingest's own line, before any JVM
     assert "scripts/nightly.sh: the ingest into store failed" in done.stderr
     assert not (tmp_path / "store").exists()
+    assert "scripts/nightly.sh: shard run-empty: its run.json is unreadable" in done.stderr
+
+
+@pytest.mark.parametrize("run, said", [({"ended_at": None, "exit_code": None}, "its run never ended (killed?)"),
+                                       ({"ended_at": "2026-11-24T01:00:00+00:00", "exit_code": 1},
+                                        "its run ended with exit code 1")])
+def test_a_shard_job_that_did_not_end_well_fails_the_night(tmp_path: Path, run: dict[str, object], said: str) -> None:
+    (tmp_path / "run-4.4").mkdir()
+    (tmp_path / "run-4.4" / "run.json").write_text(json.dumps({"run_id": "r", **run}))
+    done = _script("--store", "store", "--out", "night", "run-4.4", cwd=tmp_path)
+    assert done.returncode == 1 and f"scripts/nightly.sh: shard run-4.4: {said}" in done.stderr, done.stderr
 
 
 def test_a_torn_run_json_does_not_hide_tonights_regression(tmp_path: Path) -> None:
