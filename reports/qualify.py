@@ -268,12 +268,13 @@ def classify(records: Iterable[Record], known: Sequence[KnownDeviation],
             flips = next((e for e in known_intermittent if e.matches(record.claim_id)), None) \
                 if record.intermittent else None
             match = next((i for i, e in enumerate(known) if e.matches(cell_id)), None)
+            if match is not None:
+                used.add(match)  # it matched a deviation of this run, whichever list accepted it: not stale
             if flips is not None:
                 verdict.known_intermittent.append((record, flips))
             elif match is None:
                 (verdict.unknown_intermittent if record.intermittent else verdict.unknown_deviations).append(record)
             else:
-                used.add(match)
                 verdict.known_deviations.append((record, known[match]))
     for index, entry in enumerate(known):
         claims = {r.claim_id for r, e in verdict.known_deviations if e is entry}

@@ -179,3 +179,14 @@ def test_malformed_profiles_name_file_and_line(tmp_path: Path, replace: str, by:
     with pytest.raises(QualifyError) as info:
         load_profiles(path)
     assert str(info.value).startswith(f"{path}:{line}: ") and message in str(info.value)
+
+
+def test_a_known_deviation_that_known_intermittent_accepted_first_is_not_stale(tmp_path: Path) -> None:
+    """Both lists may cover an intermittent cell; the entry still matched a deviation of the run."""
+    entry = f'[[deviation]]\ncell = "{INTERMITTENT}"\nreason = "flips on KRaft"\nreviewed_by = "alice"\n'
+    known = parse_known_deviations(_write(tmp_path, "both.toml", entry))
+    flips = load_profile(_write(tmp_path, "p.toml", PROFILES.replace(
+        'known_deviations = "known.toml"\n', "known_intermittent = ['KIP-525/*']\n")), "release").known_intermittent
+    verdict = classify(records(), known, flips)
+    assert [r.cell_id for r, _ in verdict.known_intermittent] == [INTERMITTENT]
+    assert verdict.stale == [] and not any(line.startswith("stale") for line in verdict.lines())
