@@ -176,9 +176,10 @@ def gate(out_dir: Path, run_dirs: tuple[Path, ...]) -> None:
                     for record in read_records(run_dir / RECORDS_FILE).records}
         return reporting.regressions_in(out_dir, run_ids)
 
-    found = guarded(regressed)
-    for row in found:
-        click.echo(f"regression: {reporting.regression_line(row)}")
+    changes = guarded(regressed)
+    found = [row for row in changes if not reporting.improved(row)]
+    for row in changes:
+        click.echo(f"{'improved' if reporting.improved(row) else 'regression'}: {reporting.regression_line(row)}")
     if found:
         _fail(f"{len(found)} regression(s) in {len(run_dirs)} run(s); see {out_dir / reporting.REGRESSIONS_FILE}")
     click.echo(f"no regression in {len(run_dirs)} run(s)")

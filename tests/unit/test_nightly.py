@@ -24,7 +24,7 @@ def _regression(run_id: str, cell_id: str = CELL, **extra: object) -> dict[str, 
 
 def _report(tmp_path: Path, *rows: dict[str, object]) -> Path:
     out = tmp_path / "report"
-    out.mkdir()
+    out.mkdir(parents=True)
     (out / "regressions.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
     return out
 
@@ -49,6 +49,19 @@ def test_the_gate_names_tonights_regressions_only(tmp_path: Path) -> None:
 
     quiet = kcompat("history", "gate", str(report), str(_run(tmp_path, "night-3")))
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "no regression in 1 run(s)\n", "")
+
+
+def test_an_improvement_is_named_and_never_red(tmp_path: Path) -> None:
+    """deviation -> pass (the documented behaviour holds now) is said, and the night stays green; a change
+    between two verdicts that hold (pass -> unsupported) is still a regression."""
+    fixed = _regression("night-2", from_outcome="deviation", to_outcome="pass")
+    report = _report(tmp_path, fixed)
+    done = kcompat("history", "gate", str(report), str(_run(tmp_path, "night-2")))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"improved: {CELL}: deviation -> pass in run night-2 (since run night-1)",
+                                        "no regression in 1 run(s)"]
+    limited = _report(tmp_path / "b", _regression("night-2", to_outcome="unsupported"))
+    assert kcompat("history", "gate", str(limited), str(tmp_path / "night-2")).returncode == 1
 
 
 @pytest.mark.parametrize("content", [b"[" * 100_000 + b"\n", b'{"cell_id": 5}\n', b"\xff\xfe\n", b"NaN\n"],
