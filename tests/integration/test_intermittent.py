@@ -59,8 +59,10 @@ def test_a_deviating_cell_is_observed_again_with_fresh_topics(tmp_path: Path) ->
     steady = cells[STEADY]
     assert steady.schema_version == 3 and steady.outcome == "deviation" and not steady.intermittent
     assert [o["outcome"] for o in steady.observations] == ["deviation"] * 3
-    # every observation made its own topic (a reused name would fail the probe's set-up) and saw 3 partitions
-    assert [o["observed"]["partitions_after"] for o in steady.observations] == [3, 3, 3]
+    # every observation made its own topic (a reused name would fail the probe's set-up) and saw the 3
+    # partitions it asked for, or still 1: on KRaft the call may return before Metadata has the change (the
+    # flip of issue 16 §6, seen here in CI once: [3, 3, 1]); either way the documented 4 never holds
+    assert all(o["observed"]["partitions_after"] in (1, 3) for o in steady.observations), steady.observations
     assert [o["differences"][0]["key"] for o in steady.observations] == ["partitions_after"] * 3
     assert steady.held == (0, 3) and steady.observed == steady.observations[0]["observed"]
     assert all(o["call_ms"] > 0 for o in steady.observations)
