@@ -36,8 +36,11 @@ from kio.schema.index import api_key_map
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..protocol import api_name, client_versions
+from ..recorder import StubBroker, advertised
+from . import client_for
 from .base import AclSpec, AdminClient, ConfigTarget, Endpoint, NewPartitions, NewTopic
 from .ref import ClientRef, installed_confluent
+from .venv import confluent_venv
 
 TABLE = "limits.jsonl"
 MEASURED = ("confluent",)
@@ -107,9 +110,6 @@ def exercise(admin: AdminClient) -> None:
 def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
     """Measure the release this Python has (the caller makes sure it is ``ref``'s); leaves threads behind
     when a client hangs on the open-ended pass, so ``python -m harness.clients.limits`` runs it and exits."""
-    from ..recorder import StubBroker, advertised
-    from . import client_for
-
     apis = advertised()
     with StubBroker(apis) as stub:
         admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
@@ -148,9 +148,6 @@ def _beyond_ceiling(ref: ClientRef, config: HarnessConfig, apis: dict[int, range
     """The version a client sends of each capped API when the stub offers any (an API it did not send in
     ``CEILING_WAIT`` is left out); a request kio can't decode is not answered, so the calls in flight are
     left to time out in their thread."""
-    from ..recorder import StubBroker
-    from . import client_for
-
     with StubBroker({**apis, **{key: OPEN_ENDED for key in capped}}) as stub:
         admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
         threading.Thread(target=exercise, args=(admin,), daemon=True, name="kcompat-limits-open").start()
@@ -228,8 +225,6 @@ def checked_in() -> dict[str, ClientLimits]:
 
 def python_for(ref: ClientRef, config: HarnessConfig, log: Path) -> str:
     """The Python that has ``ref``: this one for the installed confluent-kafka, else its release's venv."""
-    from .venv import confluent_venv
-
     if ref.kind != "confluent":
         return sys.executable
     try:
