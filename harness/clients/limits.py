@@ -40,7 +40,7 @@ from ..recorder import StubBroker, advertised
 from . import client_for
 from .base import AclSpec, AdminClient, ConfigTarget, Endpoint, NewPartitions, NewTopic
 from .ref import ClientRef, installed_confluent
-from .venv import confluent_venv
+from .venv import confluent_venv, host_env
 
 TABLE = "limits.jsonl"
 MEASURED = ("confluent",)
@@ -164,7 +164,7 @@ def measure(ref: ClientRef, config: HarnessConfig, python: Path | str) -> Client
     with log.open("wb") as errors:
         try:
             done = subprocess.run(command, stdout=subprocess.PIPE, stderr=errors, timeout=MEASURE_TIMEOUT,
-                                  check=False)
+                                  env=host_env(), check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise HarnessError(f"measuring {ref}'s limits failed ({exc})", log=log) from exc
     lines = done.stdout.decode(errors="replace").strip().splitlines()

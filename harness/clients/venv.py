@@ -3,6 +3,7 @@ in a Python of its own (cells of ``kcompat run``, and measuring its limits), see
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import site
@@ -52,21 +53,55 @@ def confluent_venv(release: str, config: HarnessConfig, log: Path) -> Path:
     """A venv with confluent-kafka ``release`` that sees this installation's packages behind its own.
 
     Its own site-packages comes first on sys.path, so its confluent_kafka wins; a
-    ``.pth`` line adds this Python's site-packages (and their own .pth files, such
-    as an editable install of kcompat) after it for everything else.
+    ``.pth`` line adds the site-packages the starting kcompat names in ``HOST_SITE``
+    (``host_env``), and their own .pth files such as an editable install, after it for
+    everything else.  The venv is shared by every kcompat installation on the machine:
+    it names none of them, so a checkout removed after making it leaves it working.
     """
     venv = config.cache_dir / "venvs" / f"confluent-kafka-{release}"
     python = venv / "bin" / "python"
     marker = venv / ".kcompat-ready"
-    if marker.is_file():
+    if _ready(marker):
         return python
     if config.offline:
         raise HarnessError(f"--offline: no venv for confluent-kafka {release} in the cache ({venv})")
     with exclusive(venv, timeout=VENV_INSTALL_TIMEOUT + 180, waiting_for=f"to make the venv of confluent-kafka "
                                                                          f"{release}"):
-        if not marker.is_file():  # made by the process we waited for
-            _make(release, venv, config, log)
+        if not _ready(marker):  # made (or relinked) by the process we waited for
+            if marker.is_file():  # made by an older kcompat, its .pth naming the installation that made it
+                _link(python, marker, release)
+            else:
+                _make(release, venv, config, log)
     return python
+
+
+HOST_SITE = "KCOMPAT_HOST_SITE"
+"""The environment variable a venv's .pth reads: the starting kcompat's site-packages (``os.pathsep``-separated)."""
+_PTH = ("import os, site; list(map(site.addsitedir, filter(None, os.environ.get('" + HOST_SITE
+        + "', '').split(os.pathsep))))\n")
+"""One line, run by ``site`` with exec in a function's scope (a comprehension there could not see ``site``)."""
+_LINK = "host-site-env 2"
+"""The marker's second line: the venv's .pth reads ``HOST_SITE`` (markers without it name their maker's path)."""
+
+
+def host_env(base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for a child on a confluent venv's Python: ``base`` (default ours) plus ``HOST_SITE``."""
+    ours = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    return {**(dict(os.environ) if base is None else base), HOST_SITE: os.pathsep.join(ours)}
+
+
+def _ready(marker: Path) -> bool:
+    try:
+        return marker.read_text().splitlines()[1:2] == [_LINK]
+    except OSError:
+        return False
+
+
+def _link(python: Path, marker: Path, release: str) -> None:
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+    (Path(purelib) / "kcompat-host.pth").write_text(_PTH)
+    marker.write_text(f"{release}\n{_LINK}\n")
 
 
 def _make(release: str, venv: Path, config: HarnessConfig, log: Path) -> None:
@@ -83,9 +118,4 @@ def _make(release: str, venv: Path, config: HarnessConfig, log: Path) -> None:
             shutil.rmtree(venv, ignore_errors=True)  # a half-made venv is never mistaken for one
             check_confluent_release(release, config)  # not published: say so, with the nearest releases
             raise HarnessError(f"could not install confluent-kafka {release} into {venv} ({exc})", log=log) from exc
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True, timeout=60).stdout.strip()
-    ours = [p for p in site.getsitepackages() if Path(p).is_dir()]
-    (Path(purelib) / "kcompat-host.pth").write_text(
-        "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in ours) + "\n")
-    marker.write_text(release + "\n")
+    _link(python, marker, release)

@@ -32,7 +32,7 @@ import psutil
 from ..catalog import load_catalog
 from ..central import check_client_release
 from ..clients.ref import ClientRef, installed_confluent
-from ..clients.venv import check_confluent_release, confluent_venv
+from ..clients.venv import check_confluent_release, confluent_venv, host_env
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..records import ACCEPTED, DOCUMENT_ID, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
@@ -207,7 +207,8 @@ def _pytest(python: Path | str, options: RunOptions, clients: Sequence[str], log
     command += list(options.pytest_args)
     with log.open("ab") as out:
         out.write(f"$ {shlex.join(command)}\n".encode())
-        process = spawn(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(scenarios.parent))
+        process = spawn(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(scenarios.parent),
+                        env=host_env())  # a confluent venv's Python finds this kcompat through it
         assert process.stdout is not None
         try:
             for line in process.stdout:
