@@ -114,6 +114,7 @@ def run_cell(planned: PlannedCell, probes: Mapping[str, Probe], env: CellEnv) ->
         finally:
             clients.close()
     assert record is not None
+    env.run_dir.mkdir(parents=True, exist_ok=True)
     append_record(env.run_dir / RECORDS_FILE, record)
     return record
 
