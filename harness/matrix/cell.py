@@ -77,7 +77,7 @@ def bug_reason(exc: BaseException) -> str:
         path = Path(frames[-1].filename)
         shown = path.relative_to(_SOURCE_ROOT) if path.is_relative_to(_SOURCE_ROOT) else path
         where = f" at {shown}:{frames[-1].lineno}"
-    return f"harness error (a bug of kcompat, not a finding): {type(exc).__name__}: {exc}{where}"
+    return f"harness error: {type(exc).__name__}: {exc}{where} (a bug of kcompat, not a finding)"
 
 
 def run_cell(planned: PlannedCell, probes: Mapping[str, Probe], env: CellEnv) -> Record:
