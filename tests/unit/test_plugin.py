@@ -161,3 +161,13 @@ def test_fixture(kc_config, unique_topic):
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*OBSERVATIONS *"])
     result.stdout.no_fnmatch_line("kcompat: provider=*")
+
+
+def test_naming_the_scenarios_asks_for_kcompat() -> None:
+    """No option: the scenarios on the command line switch the plugin on at configure time (header, cells)."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-p", "no:xdist",
+                           "scenarios/test_kip195.py"], cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "\nkcompat: provider=" in done.stdout
+    assert "KIP-195/unknown-topic[4.4.0-kraft|wire]" in done.stdout
