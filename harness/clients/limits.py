@@ -37,8 +37,9 @@ from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..protocol import api_name, client_versions
 from ..recorder import StubBroker, advertised
+from ..operations import NoImplementation, operations, perform
 from . import client_for, kind
-from .base import AclSpec, AdminClient, ClientLimits, ConfigTarget, Endpoint, NewPartitions, NewTopic
+from .base import AdminClient, ClientLimits, Endpoint
 from .ref import ClientRef
 from .venv import host_env
 
@@ -49,22 +50,24 @@ CEILING_WAIT = 15.0
 """Seconds the open-ended pass waits for a client's first request of each API it reached the ceiling of."""
 OPEN_ENDED = range(0, 32768)
 TOPIC = "kcompat-limits"
-CALL_APIS = frozenset({"CreateTopics", "CreatePartitions", "DescribeConfigs", "Metadata", "CreateAcls",
-                       "DescribeTopicPartitions"})
-"""The APIs ``exercise``'s calls are made of: the ones the open-ended pass looks beyond the ceiling for
-(a client's other requests, such as telemetry, are recorded as the first pass saw them)."""
 _API_NAMES = {key: name for key in api_key_map if (name := api_name(key)) is not None}
 
 
 def exercise(admin: AdminClient) -> None:
-    """Every neutral admin operation once, as kcompat's probes make them (results are not the point)."""
-    admin.create_topics([NewTopic(TOPIC, 1, 1, configs={"cleanup.policy": "compact"})], validate_only=True)
-    admin.create_topics([NewTopic(TOPIC, 1, 1)])
-    admin.create_partitions([NewPartitions(TOPIC, 2)], validate_only=True)
-    admin.describe_configs([ConfigTarget("topic", TOPIC)], include_synonyms=True, include_documentation=True)
-    admin.list_topics()
-    admin.describe_topics([TOPIC])
-    admin.create_acls([AclSpec("topic", TOPIC, "User:kcompat", "READ")])
+    """Every declared admin operation (``harness.operations``) as its samples make it; results are not the
+    point, and an operation the client's kind does not implement is passed over."""
+    for operation in operations().values():
+        for args in operation.samples(TOPIC):
+            try:
+                perform(admin, operation, args)
+            except NoImplementation:
+                break
+
+
+def call_apis() -> frozenset[str]:
+    """The APIs ``exercise``'s calls are made of: the ones the open-ended pass looks beyond the ceiling for
+    (a client's other requests, such as telemetry, are recorded as the first pass saw them)."""
+    return frozenset(operation.api for operation in operations().values())
 
 
 def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
@@ -83,7 +86,7 @@ def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
         raise HarnessError(f"{ref} against the stub broker: {problems[0]}")
     newest = {name: versions[-1] for name, versions in sent.items()}
     capped = {key for key, name in _API_NAMES.items()
-              if name in CALL_APIS and name in newest and newest[name] == apis[key][-1]}
+              if name in call_apis() and name in newest and newest[name] == apis[key][-1]}
     beyond = _beyond_ceiling(ref, config, apis, capped) if capped else {}
     newest.update(beyond)
     version = admin.version

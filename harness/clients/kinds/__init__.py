@@ -25,7 +25,7 @@ from typing import Literal
 from ...catalog import Catalog
 from ...config import HarnessConfig
 from ...errors import ConfigError, HarnessError
-from ..base import AdminClient, ClientLimits, Endpoint
+from ..base import AdminClient, AdminResult, ClientLimits, Endpoint
 
 Release = Literal["none", "optional", "required"]
 """Whether a reference names a release: never (wire: kio's schemas), optionally (confluent: the installed one
@@ -83,6 +83,9 @@ class ClientKind:
     run_json: Callable[[RunReleases], dict[str, object]] | None = None
     """run.json's entries about this kind (``java_clients``, ``confluent``), written as the run starts and,
     where it returns any then, again from the records once it has run."""
+    perform_by_name: Callable[[AdminClient, str, object], AdminResult] | None = None
+    """Runs any operation by its name with its arguments as JSON (a sidecar): operations this kind has no
+    module for (``harness.operations.perform``)."""
     survey_default: Callable[[Catalog], tuple[str, ...]] | None = None
     """The references ``kcompat clients survey`` drives when none are named; None: the kind's name alone."""
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ...config import HarnessConfig
-from ...protocol import api_name, client_versions
-from ..base import AdminClient, ClientLimits, Endpoint
-from . import ClientKind, Refusal
+from ....config import HarnessConfig
+from ....protocol import api_name, client_versions
+from ...base import AdminClient, ClientLimits, Endpoint
+from .. import ClientKind, Refusal
 
 
 def _make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None) -> AdminClient:
-    from ..wire import WireClient
+    from ...wire import WireClient
 
     return WireClient(endpoint)
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
 
-from ...config import HarnessConfig
-from ...errors import ConfigError
-from ..base import AdminClient, ClientLimits, Endpoint
-from ..limits import measured
-from ..ref import ClientRef
-from ..venv import check_confluent_release, confluent_venv
-from . import ClientKind, Refusal, RunReleases
+from ....config import HarnessConfig
+from ....errors import ConfigError
+from ...base import AdminClient, ClientLimits, Endpoint
+from ...limits import measured
+from ...ref import ClientRef
+from ...venv import check_confluent_release, confluent_venv
+from .. import ClientKind, Refusal, RunReleases
 
 
 def installed_confluent() -> str:
@@ -24,7 +24,7 @@ def installed_confluent() -> str:
 
 
 def _make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None) -> AdminClient:
-    from ..confluent import ConfluentClient  # imported on demand: confluent-kafka may be absent
+    from ...confluent import ConfluentClient  # imported on demand: confluent-kafka may be absent
 
     installed = installed_confluent()
     if release is not None and release != installed:
