@@ -1,15 +1,17 @@
-"""The registry of client kinds: each kind is one module of this package, found by its file name.
+"""The registry of client kinds: each kind is one package of this package, found by its name.
 
-A kind's module (``wire.py``, ``confluent.py``, ``java.py``) declares ``KIND``, a
-``ClientKind`` saying everything the harness knows about it: how a reference to
-it is written, how a client is made, where its limits come from, how its refusal
-of a request version looks, which Python or release check it needs.  Nothing
-outside a kind's own modules branches on its name; it asks ``kind(name)``.
-Adding a kind is adding a module here (and the adapter modules it names).
+A kind's package (``wire/``, ``confluent/``, ``java/``) declares ``KIND`` in its
+``__init__``, a ``ClientKind`` saying everything the harness knows about it: how
+a reference to it is written, how a client is made, where its limits come from,
+how its refusal of a request version looks, which Python or release check it
+needs.  Its other modules are its implementations of the admin operations, one
+module per operation, named after it (``harness.operations``).  Nothing outside a
+kind's own modules branches on its name; it asks ``kind(name)``.  Adding a kind
+is adding a package here (and the adapter modules its ``modules`` names).
 
-A kind's module must import quickly and without its client library: it names
-the adapter it makes (imported when a client is made), so listing the kinds
-loads no confluent_kafka and starts no JVM.
+A kind's ``__init__`` must import quickly and without its client library: it
+names the adapter it makes (imported when a client is made), so listing the
+kinds loads no confluent_kafka and starts no JVM.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ class ClientKind:
     """One kind of client on the matrix's client axis."""
 
     name: str
-    """The reference's kind (``wire``); equal to its module's file name."""
+    """The reference's kind (``wire``); equal to its package's name."""
     order: int
     """Where the kind sorts on the page and in summaries (wire 0, confluent 10, java 20)."""
     library: str
@@ -118,12 +120,13 @@ class RunReleases:
 
 @functools.cache
 def registry() -> dict[str, ClientKind]:
-    """Every kind, in page order: each module of this package declaring ``KIND`` (file name = kind name)."""
+    """Every kind, in page order: each package here declaring ``KIND`` (package name = kind name)."""
     found: dict[str, ClientKind] = {}
     for module in pkgutil.iter_modules(__path__):
         declared = getattr(importlib.import_module(f"{__name__}.{module.name}"), "KIND", None)
         if not isinstance(declared, ClientKind) or declared.name != module.name:
-            raise HarnessError(f"harness/clients/kinds/{module.name}.py declares no KIND named {module.name!r}")
+            raise HarnessError(f"harness/clients/kinds/{module.name}/__init__.py declares no KIND named "
+                               f"{module.name!r}")
         found[module.name] = declared
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
 
