@@ -257,3 +257,35 @@ def test_an_operation_a_kind_lacks_raises_no_implementation() -> None:
     lonely = Operation("lonely", dict, "Metadata", "an operation no kind implements", lambda topic: ({},))
     with pytest.raises(NoImplementation, match="wire has no implementation of lonely"):
         perform(WireClient(Endpoint("127.0.0.1:9")), lonely, {})
+
+
+def test_run_json_says_what_it_said_before_per_kind() -> None:
+    """run.json's ``java_clients`` and ``confluent`` (docs/RECORDS.md), now written by their kinds."""
+    from harness.clients.kinds import RunReleases
+
+    java, confluent = kind("java").run_json, kind("confluent").run_json
+    assert java is not None and confluent is not None and kind("wire").run_json is None
+    assert java(RunReleases(("4.4.0", "2.3.1", "4.4.0"), ("4.4.0",))) == {"java_clients": ["2.3.1", "4.4.0"]}
+    assert java(RunReleases((), (), (("4.4.0", None),))) == {}  # written once, as the run starts
+    assert confluent(RunReleases((), ("2.16.1", "2.0.2", "2.16.1"))) == {
+        "confluent": [{"confluent_kafka": "2.0.2"}, {"confluent_kafka": "2.16.1"}]}
+    assert confluent(RunReleases((), (), (("2.16.1", "2.16.0"), ("2.16.1", "2.16.0"), ("2.0.2", None)))) == {
+        "confluent": [{"confluent_kafka": "2.16.1", "librdkafka": "2.16.0"}]}
+
+
+def test_only_a_measured_kind_has_a_stale_measurement() -> None:
+    from harness.matrix.limits import stale_measurement
+
+    stale = stale_measurement(ClientRef("confluent", "2.16.1"), "2.16.1", "CreateTopics", 5, 4)
+    assert stale == ("confluent-kafka 2.16.1 sent CreateTopics v5, newer than the v4 measured for it: the measurement "
+                     "is stale; measure again with `kcompat clients limits confluent:2.16.1`")
+    assert stale_measurement(ClientRef("confluent", "2.16.1"), "2.16.1", "CreateTopics", 4, 4) is None
+    assert stale_measurement(ClientRef("java", "4.4.0"), "4.4.0", "CreateTopics", 9, 7) is None
+
+
+def test_only_the_pinnable_kind_takes_a_pin_and_releases_follow_each_kind() -> None:
+    assert ClientRef.parse("wire@v5").pin == 5
+    for text, says in [("confluent@v5", "only wire can be pinned"), ("wire:1.0", "no release to choose"),
+                       ("java", "needs a kafka-clients release")]:
+        with pytest.raises(ConfigError, match=says):
+            ClientRef.parse(text)
