@@ -17,7 +17,8 @@ from typing import Any
 
 
 from fixtures.matrix import Probe, ProbeContext, ProbeFailed
-from harness.clients import AclSpec, AdminResult, ConfigTarget, NewPartitions, NewTopic, ResourceOutcome, error_name, kind
+from harness.clients import (AclSpec, AdminResult, ConfigTarget, NewPartitions, NewTopic, ResourceOutcome, error_name,
+                             kind)
 from harness.clients.java import JavaClient
 from harness.clients.wire import plain
 from harness.operations.create_acls import CREATE_ACLS, CreateAclsArgs

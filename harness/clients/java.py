@@ -2,8 +2,9 @@
 
 The sidecar (``sidecar/kcompat/sidecar/``: the protocol loop in
 ``AdminSidecar.java``, one class per op under ``ops/``, found by name: op
-``create_topics`` is class ``ops.CreateTopics``) is compiled once per kafka-clients release against that
-release's jar from Maven Central and driven over JSON lines on stdin/stdout.
+``create_topics`` is class ``ops.CreateTopics``) is compiled once per
+kafka-clients release against that release's jar from Maven Central and driven
+over JSON lines on stdin/stdout.
 Its ready line carries the protocol version it speaks; one that differs from
 ``SIDECAR_PROTOCOL`` is refused (and its compiled classes dropped).  One sidecar runs per (process, client
 version): an xdist worker starts it on first use and keeps it for every cell.
