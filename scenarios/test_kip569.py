@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from fixtures.matrix import CellRunner
 
-from .probes import PROBES
-
 KIP = "KIP-569"
 
 
 def test_kip569(matrix_cell: CellRunner) -> None:
-    matrix_cell.run(PROBES)
+    matrix_cell.run()

@@ -3,8 +3,8 @@
 ``claims`` loads and checks the claims files, ``plan`` turns a selection of
 brokers, clients and KIPs into cells, ``limits`` says which request versions
 each side can use, ``verdict`` judges an observation, ``cell`` runs one cell
-(with ``env``'s clusters and clients, and ``probe``'s context for the
-probes), ``runner`` is ``kcompat run``.  The pytest side (fixtures/matrix.py)
-parametrizes, schedules and reports cells; scenarios/ hold the claims and the
-probes that observe them.
+(with ``env``'s clusters and clients, the claim's probe from ``probes``, one
+module each, and ``probe``'s context for it), ``runner`` is ``kcompat run``.
+The pytest side (fixtures/matrix.py) parametrizes, schedules and reports
+cells; scenarios/ hold the claims.
 """

@@ -1,7 +1,8 @@
 """One cell, end to end and without pytest: cluster, ACLs, client, limits, observations, verdict, record.
 
-``run_cell(planned, probes, env)`` returns the cell's record after appending
-it to ``records.jsonl`` in the run directory.  The pytest plugin
+``run_cell(planned, env)`` returns the cell's record after appending it to
+``records.jsonl`` in the run directory; the claim's probe comes from the
+probes' registry (``harness.matrix.probes``).  The pytest plugin
 (fixtures/matrix.py) calls it for each parametrized cell; a script can call
 it with a ``CellEnv`` of its own.
 
@@ -25,7 +26,6 @@ import datetime
 import json
 import time
 import traceback
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ from .claims import parse_acl
 from .env import AdminClientFactory, CellEnv, endpoint_of
 from .plan import PlannedCell
 from .probe import Probe, ProbeContext, ProbeFailed, grant_acls
+from .probes import implementation
 from .verdict import Limits, Verdict, judge, observe_again, settle
 
 _SOURCE_ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +82,7 @@ def bug_reason(exc: BaseException) -> str:
     return f"harness error: {type(exc).__name__}: {exc}{where} (a bug of kcompat, not a finding)"
 
 
-def run_cell(planned: PlannedCell, probes: Mapping[str, Probe], env: CellEnv) -> Record:
+def run_cell(planned: PlannedCell, env: CellEnv) -> Record:
     """Run one cell (retrying once on a fresh cluster after a HarnessError), append its record, return it."""
     started = time.perf_counter()
     started_at = _now()
@@ -94,7 +95,7 @@ def run_cell(planned: PlannedCell, probes: Mapping[str, Probe], env: CellEnv) ->
         spec: ClusterSpec | None = None
         try:
             spec = env.specs.spec(planned)  # compiles the cluster's plug-ins: a javac error is infra
-            record = run.attempt(probes, env.clusters(spec), clients, attempt)
+            record = run.attempt(env.clusters(spec), clients, attempt)
             break
         except HarnessError as exc:
             if attempt == 1:
@@ -129,8 +130,7 @@ class _Run:
     started: float
     started_at: str
 
-    def attempt(self, probes: Mapping[str, Probe], cluster: Cluster, clients: AdminClientFactory,
-                attempt: int) -> Record:
+    def attempt(self, cluster: Cluster, clients: AdminClientFactory, attempt: int) -> Record:
         planned, claim, env = self.planned, self.planned.claim, self.env
         admin = WireClient(endpoint_of(cluster))
         try:
@@ -144,8 +144,7 @@ class _Run:
                 raise ClientUnavailable(f"client {planned.client} unavailable: {exc}") from exc
             limits = Limits(broker_max_version(cluster.api_versions, claim.api), client_max,
                             broker_min_version(cluster.api_versions, claim.api), planned.version, client_min)
-            seen = self._observe(probes, ProbeContext(planned, client, admin, cluster, env.topic, env.store()),
-                                 limits)
+            seen = self._observe(ProbeContext(planned, client, admin, cluster, env.topic, env.store()), limits)
         finally:
             admin.close()
         context = seen[0].context
@@ -166,18 +165,19 @@ class _Run:
                            observations=[o.as_json() for o in seen] if len(seen) > 1 else [],
                            intermittent=settled.intermittent and outcome == "deviation")
 
-    def _observe(self, probes: Mapping[str, Probe], first: ProbeContext, limits: Limits) -> list[Observation]:
+    def _observe(self, first: ProbeContext, limits: Limits) -> list[Observation]:
         """The cell's observations on one cluster: the first, then again while ``observe_again`` says so, each
         with a fresh context (new topic names, its own results and time).  A re-observation whose set-up is
         refused is recorded as ``fail`` and ends the series; any other exception ends the attempt as for the
         first observation (a HarnessError is retried on a fresh cluster, a bug of ours is ``infra_error``)."""
         claim = self.planned.claim
+        observe: Probe = implementation(claim.probe)
         seen: list[Observation] = []
         context = first
         while True:
             started_at = _now()
             try:
-                observed = probes[claim.probe](context)
+                observed = observe(context)
             except ProbeFailed as exc:
                 if not seen:
                     raise

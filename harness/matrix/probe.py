@@ -1,6 +1,6 @@
 """What a probe works with (``ProbeContext``) and the set-up steps it takes before its observed call.
 
-A probe (scenarios/probes.py) observes one claim through the cell's client;
+A probe (harness/matrix/probes/) observes one claim through the cell's client;
 its set-up (topics, ACLs) goes through the super user's wire client and
 raises ``ProbeFailed`` when refused: no observation can be judged, the
 cell's outcome is ``fail``.  A HarnessError from here is the harness's or the

@@ -19,12 +19,11 @@ from harness.matrix.cell import run_cell
 from harness.matrix.claims import claims_dir, load_claim_book
 from harness.matrix.env import CellEnv
 from harness.matrix.plan import Selection, plan
-from scenarios.probes import PROBES
 
 config = HarnessConfig.resolve(provider="process", run_root=sys.argv[1])
 cells = plan(Selection.of("4.4", None, "wire", "KIP-195"), load_claim_book(claims_dir()), load_catalog())
 with CellEnv.open(config, run_dir=Path(sys.argv[1]) / "run") as env:
-    record = run_cell(cells[0], PROBES, env)
+    record = run_cell(cells[0], env)
 print(json.dumps({"record": record.as_json(), "pytest": "pytest" in sys.modules}))
 '''
 

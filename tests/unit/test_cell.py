@@ -59,7 +59,7 @@ def test_a_bug_of_ours_is_an_infra_error_naming_type_message_and_place(tmp_path:
     except KeyError as exc:
         error = exc
     clusters = RaisingClusters(error)
-    record = run_cell(_cell(), {}, _env(tmp_path, clusters))
+    record = run_cell(_cell(), _env(tmp_path, clusters))
     assert record.outcome == "infra_error" and record.attempt == 1
     assert record.reason is not None and record.reason.startswith("harness error: KeyError: 'missing' at "
                                                                   "tests/unit/test_cell.py:")
@@ -69,13 +69,13 @@ def test_a_bug_of_ours_is_an_infra_error_naming_type_message_and_place(tmp_path:
 
 
 def test_a_refused_set_up_is_a_fail(tmp_path: Path) -> None:
-    record = run_cell(_cell(), {}, _env(tmp_path, RaisingClusters(ProbeFailed("set-up: refused"))))
+    record = run_cell(_cell(), _env(tmp_path, RaisingClusters(ProbeFailed("set-up: refused"))))
     assert (record.outcome, record.reason) == ("fail", "ProbeFailed: set-up: refused")
 
 
 def test_a_harness_error_is_retried_once_on_a_fresh_cluster_then_infra_error(tmp_path: Path) -> None:
     clusters = RaisingClusters(BootError("broker 1 exited"))
-    record = run_cell(_cell(), {}, _env(tmp_path, clusters))
+    record = run_cell(_cell(), _env(tmp_path, clusters))
     assert (record.outcome, record.reason, record.attempt) == ("infra_error", "broker 1 exited", 2)
     assert len(clusters.asked) == 2 and clusters.discarded == clusters.asked[:1]
 

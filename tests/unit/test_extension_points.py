@@ -1,19 +1,21 @@
-"""Adding a client kind or an admin operation touches no central file.
+"""Adding a client kind, an admin operation or a probe touches no central file.
 
 A kind is one package ``harness/clients/kinds/<kind>/`` (plus the adapter
 modules its ``modules`` names); an operation is one module
 ``harness/operations/<operation>.py`` plus one implementation module per kind
 (``harness/clients/kinds/<kind>/<operation>.py``; a sidecar kind's by-name
-runner may stand in for it) and, for the Java sidecar, one class under ``ops/``.
-The first test builds both in a copy of the harness and shows the registries
-find them with every existing file unchanged; the others keep anything outside a
-kind's own modules from branching on its name again.
+runner may stand in for it) and, for the Java sidecar, one class under ``ops/``;
+a probe is one module ``harness/matrix/probes/<probe>.py``, its spec beside its
+function.  The first tests build them in a copy of the harness and show the
+registries find them with every existing file unchanged; the others keep
+anything outside a kind's own modules from branching on its name again.
 """
 
 from __future__ import annotations
 
 import ast
 import filecmp
+import json
 import os
 import shutil
 import subprocess
@@ -26,6 +28,7 @@ import pytest
 from harness import ConfigError, HarnessConfig
 from harness.clients import ClientRef, kind, kind_names
 from harness.clients.kinds import registry
+from harness.matrix.probes import registry as probe_registry
 from harness.operations import NoImplementation, operations, perform
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,15 +126,11 @@ def _source_files(root: Path) -> dict[str, Path]:
             if p.is_file() and "__pycache__" not in p.parts}
 
 
-def test_a_new_kind_and_a_new_operation_are_new_files_only(tmp_path: Path) -> None:
+def _with_new_files(tmp_path: Path, added: dict[str, str], check: str) -> subprocess.CompletedProcess[str]:
+    """Runs ``check`` against a copy of harness/ with ``added`` (path -> text) written into it, after showing
+    the copy differs from harness/ by those new files only."""
     copy = tmp_path / "harness"
     shutil.copytree(ROOT / "harness", copy, ignore=shutil.ignore_patterns("__pycache__"))
-    added = {
-        "clients/kinds/nonekind/__init__.py": NEW_KIND,
-        "clients/kinds/nonekind/list_topics.py": NEW_KIND_OPERATION,
-        "operations/describe_cluster.py": NEW_OPERATION,
-        "clients/kinds/wire/describe_cluster.py": NEW_OPERATION_FOR_WIRE,
-    }
     for path, text in added.items():
         (copy / path).parent.mkdir(parents=True, exist_ok=True)
         (copy / path).write_text(textwrap.dedent(text))
@@ -139,12 +138,19 @@ def test_a_new_kind_and_a_new_operation_are_new_files_only(tmp_path: Path) -> No
     assert set(after) - set(before) == set(added)  # only new files ...
     assert all(filecmp.cmp(before[p], after[p], shallow=False) for p in before)  # ... and none changed
     script = (f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\nCACHE = {str(tmp_path / 'cache')!r}\n"
-              f"import harness\nassert harness.__file__.startswith({str(copy)!r}), harness.__file__\n" + CHECK)
-    done = subprocess.run([sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120,
+              f"import harness\nassert harness.__file__.startswith({str(copy)!r}), harness.__file__\n" + check)
+    return subprocess.run([sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120,
                           cwd=tmp_path, env={**os.environ, "PYTHONPATH": ""})
-    assert done.returncode == 0, done.stderr[-2000:]
-    import json
 
+
+def test_a_new_kind_and_a_new_operation_are_new_files_only(tmp_path: Path) -> None:
+    done = _with_new_files(tmp_path, {
+        "clients/kinds/nonekind/__init__.py": NEW_KIND,
+        "clients/kinds/nonekind/list_topics.py": NEW_KIND_OPERATION,
+        "operations/describe_cluster.py": NEW_OPERATION,
+        "clients/kinds/wire/describe_cluster.py": NEW_OPERATION_FOR_WIRE,
+    }, CHECK)
+    assert done.returncode == 0, done.stderr[-2000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["kinds"] == ["wire", "nonekind", "confluent", "java"]  # in the kind's declared order
     assert found["claims_kinds"] == found["kinds"] and found["rank"] == 1
@@ -152,6 +158,103 @@ def test_a_new_kind_and_a_new_operation_are_new_files_only(tmp_path: Path) -> No
     assert found["limits"] == {"Metadata": 1} and found["refused"] is True
     assert "describe_cluster" in found["operations"] and found["wire_cluster"] == 3
     assert "nonekind has no implementation of describe_cluster" in found["unimplemented"]
+
+
+NEW_PROBE = '''
+"""A probe made by the test: how many topics the client lists."""
+from __future__ import annotations
+
+from typing import Any
+
+from harness.matrix.probe import ProbeContext
+from harness.matrix.probes import ProbeSpec, probe
+from harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
+
+
+@probe(ProbeSpec("topic_count", frozenset({"topics", "exception"}), {"list_internal": bool},
+                 about="how many topics the client's listTopics lists"))
+def topic_count(ctx: ProbeContext) -> dict[str, Any]:
+    result = ctx.call(LIST_TOPICS, ListTopicsArgs(bool(ctx.args.get("list_internal", True))))
+    return {"topics": len(result.resources), "exception": result.exception}
+'''
+PROBE_CLAIMS = '''
+kip = "KIP-1"
+title = "t"
+source = "x.md"
+
+[[claim]]
+id = "counted"
+section = "s"
+api = "Metadata"
+versions = "0+"
+probe = "topic_count"
+args = { list_internal = false }
+
+  [[claim.expect]]
+  quote = "q"
+  observe = { topics = { type = "int" }, exception = { null = true } }
+
+  [[claim.fallback]]
+  limited_by = ["broker", "client", "both"]
+  quote = "q2"
+  observe = { topics = { type = "int" } }
+'''
+PROBE_CHECK = '''
+import json
+from pathlib import Path
+from harness.matrix.claims import ClaimError, load_claims_file
+from harness.matrix.observables import PROBES
+from harness.matrix.probes import implementation
+from harness.matrix.probes.topic_count import topic_count
+
+claims = Path(CACHE).parent / "KIP-1.toml"
+claims.write_text(CLAIMS)
+(claims.parent / "x.md").write_text("q. q2.")
+loaded = load_claims_file(claims)
+claims.write_text(CLAIMS.replace("topics = {", "topcs = {"))
+try:
+    load_claims_file(claims)
+    typo = None
+except ClaimError as exc:
+    typo = str(exc)
+print(json.dumps({
+    "probes": sorted(PROBES), "about": PROBES["topic_count"].about,
+    "implemented": implementation("topic_count") is topic_count,
+    "claims": [[c.id, c.probe, dict(c.args)] for c in loaded.claims], "typo": typo,
+}))
+'''
+
+
+def test_a_new_probe_is_one_new_file(tmp_path: Path) -> None:
+    """Its spec reaches the claim loader (a claim may name it and its keys, a typo is refused) and its function
+    the cell (``implementation``), through the registry alone."""
+    done = _with_new_files(tmp_path, {"matrix/probes/topic_count.py": NEW_PROBE},
+                           f"CLAIMS = {PROBE_CLAIMS!r}\n" + PROBE_CHECK)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["probes"] == sorted([*probe_registry(), "topic_count"])
+    assert found["about"] == "how many topics the client's listTopics lists" and found["implemented"] is True
+    assert found["claims"] == [["KIP-1/counted", "topic_count", {"list_internal": False}]]
+    assert "probe topic_count does not observe 'topcs'" in found["typo"]
+
+
+def test_a_probe_module_declares_one_probe_named_after_it(tmp_path: Path) -> None:
+    """File name = probe name, as for operations: a module declaring another name (or none) is one line."""
+    misnamed = NEW_PROBE.replace('ProbeSpec("topic_count"', 'ProbeSpec("topics_counted"')
+    done = _with_new_files(tmp_path, {"matrix/probes/topic_count.py": misnamed},
+                           "from harness.matrix.observables import PROBES\nlen(PROBES)\n")
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == ("harness.errors.HarnessError: harness/matrix/probes/topic_count.py must declare one probe, "
+                    "named 'topic_count' (@probe(ProbeSpec('topic_count', ...))); it declares 'topics_counted'")
+
+
+def test_every_probe_module_declares_its_probe() -> None:
+    modules = {p.stem for p in (ROOT / "harness" / "matrix" / "probes").glob("*.py") if not p.stem.startswith("_")}
+    assert set(probe_registry()) == modules
+    for name, declared in probe_registry().items():
+        assert declared.spec.name == name and declared.observe.__module__ == f"harness.matrix.probes.{name}"
+        assert declared.observe.__name__ == name
 
 
 def _kind_owned(path: Path) -> set[str]:

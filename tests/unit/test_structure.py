@@ -11,6 +11,7 @@ package data.
 
 import ast
 import importlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -215,10 +216,16 @@ def test_scenarios_import_fixtures_and_harness_only() -> None:
         assert _imports(path) <= allowed, (path, _imports(path) - allowed)
 
 
-def test_every_probe_a_claim_can_name_is_implemented() -> None:
-    import importlib
-
-    from harness.matrix.observables import PROBES as DECLARED
-
-    implemented = importlib.import_module("scenarios.probes").PROBES
-    assert set(implemented) == set(DECLARED)
+def test_the_claim_loader_imports_the_probes_only_when_it_reads_their_specs() -> None:
+    """Loading claims.py loads no probe module (they import the claim loader back); reading the specs loads
+    them all, and still no client library."""
+    script = ("import json, sys\n"
+              "def loaded():\n    return sorted(m.rpartition('.')[2] for m in sys.modules if m.startswith("
+              "'harness.matrix.probes.'))\n"
+              "import harness.matrix.claims\nfrom harness.matrix.observables import PROBES\nbefore = loaded()\n"
+              "print(json.dumps([before, sorted(PROBES), loaded(), "
+              "[m for m in sys.modules if m.split('.')[0] in ('confluent_kafka', 'jpype')]]))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-800:]
+    before, probes, after, clients = json.loads(done.stdout)
+    assert before == [] and probes and after == sorted([*probes, "_shared"]) and clients == []

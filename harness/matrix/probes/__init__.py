@@ -1,0 +1,113 @@
+"""The probes, each one declared thing: what it observes and takes, and how, in one module found by its name.
+
+A probe observes one kind of claim on a cell, the same way through every
+client.  It is one module of this package (file name = probe name) holding
+one function decorated with ``@probe(ProbeSpec(...))``: the spec says which
+keys it observes (the only ones a claim on it may name) and which arguments
+it takes (checked as the claim book loads, before anything boots); the
+function makes the cell's admin call through ``ctx.call`` with a declared
+operation (``harness.operations``) and returns the observation under those
+keys.  A key the client or request version does not have is left out, a
+value that raised when read is ``{"raised": "ExceptionClass"}``; set-up steps
+go through ``ctx.admin`` (the super user's wire client) and raise
+``ProbeFailed`` on an error (``harness.matrix.probe``).  Helpers several
+probes share are in ``_shared``; a module whose name starts with ``_`` is
+no probe.
+
+This module imports neither its probe modules nor the probe context: the
+claim loader reads the specs (``harness.matrix.observables.PROBES``) through
+it, and the modules, which need the context, are imported the first time the
+registry is asked.  Adding a probe edits no existing file.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from ...errors import HarnessError
+
+CONFIG_ATTRIBUTES = ("value", "source", "read_only", "sensitive", "type", "documentation", "is_default",
+                     "synonyms")
+
+Observe = Callable[..., dict[str, Any]]
+"""A probe's function: (``harness.matrix.probe.ProbeContext``) -> the observation (left unnamed here: the
+context's module imports the claim loader, which imports this one)."""
+F = TypeVar("F", bound=Observe)
+
+
+@dataclass(frozen=True)
+class ProbeSpec:
+    """What one probe observes (``keys``; ``config.<name>.<attribute>`` where ``configs``) and takes."""
+
+    name: str
+    keys: frozenset[str]
+    args: Mapping[str, type | tuple[type, ...]]
+    config_keys: bool = False
+    about: str = ""
+    sends_request: bool = True
+    """False for a probe that only inspects the client library: no version of any API is involved."""
+
+    def knows(self, key: str) -> bool:
+        if key in self.keys:
+            return True
+        if self.config_keys and key.startswith("config."):
+            name, _, attribute = key[len("config."):].rpartition(".")
+            return bool(name) and attribute in CONFIG_ATTRIBUTES
+        return False
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A registered probe: its spec and its function."""
+
+    spec: ProbeSpec
+    observe: Observe
+
+
+_DECLARED: dict[str, list[Declared]] = {}
+"""Module name -> the probes its ``@probe`` decorators declared, filled as each module is imported."""
+
+
+def probe(spec: ProbeSpec) -> Callable[[F], F]:
+    """Declares the decorated function as the probe ``spec`` describes (in the module named ``spec.name``)."""
+    def register(function: F) -> F:
+        _DECLARED.setdefault(function.__module__, []).append(Declared(spec, function))
+        return function
+
+    return register
+
+
+@functools.cache
+def registry() -> dict[str, Declared]:
+    """Every probe by name: the one each module of this package declares with ``@probe``, named after it."""
+    found: dict[str, Declared] = {}
+    for module in pkgutil.iter_modules(__path__):
+        if module.name.startswith("_"):
+            continue
+        loaded = importlib.import_module(f"{__name__}.{module.name}")
+        declared = _DECLARED.get(loaded.__name__, [])
+        if [d.spec.name for d in declared] != [module.name]:
+            raise HarnessError(f"harness/matrix/probes/{module.name}.py must declare one probe, named "
+                               f"{module.name!r} (@probe(ProbeSpec({module.name!r}, ...))); it declares "
+                               f"{', '.join(repr(d.spec.name) for d in declared) or 'none'}")
+        found[module.name] = declared[0]
+    return found
+
+
+def specs() -> dict[str, ProbeSpec]:
+    """Every probe's spec by name (what the claim loader checks claims against)."""
+    return {name: declared.spec for name, declared in registry().items()}
+
+
+def implementation(name: str) -> Observe:
+    """The function of the probe called ``name`` (a claim book names only registered probes)."""
+    return registry()[name].observe
+
+
+__all__ = ["CONFIG_ATTRIBUTES", "Declared", "Observe", "ProbeSpec", "implementation", "probe", "registry",
+           "specs"]

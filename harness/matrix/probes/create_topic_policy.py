@@ -1,0 +1,88 @@
+"""CreateTopics on a cluster running the kcompat create-topic policy, and what the policy received."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from ...clients import NewTopic
+from ...operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
+from ..probe import ProbeContext
+from . import ProbeSpec, probe
+from ._shared import COMMON, SETTLE, common, metadata
+
+POLICY_RECORDS = "kcompat-create-topic-policy.jsonl"
+"""Where fixtures/plugins/create_topic_policy records each validate() call, beside each node's log dir."""
+
+
+def _policy_records(ctx: ProbeContext, topic: str) -> list[dict[str, Any]]:
+    """What the cluster's create-topic policy recorded receiving for ``topic`` (every node's file)."""
+    found = []
+    for path in sorted(ctx.cluster.run_dir.rglob(POLICY_RECORDS)):
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            if record.get("topic") == topic:
+                found.append(record)
+    return found
+
+
+def _existing(ctx: ProbeContext, names: set[str], succeeded: set[str]) -> set[str]:
+    """Which of ``names`` Metadata lists, once those whose create succeeded appear (bounded): KRaft brokers
+    apply new topics after the controller has answered."""
+    deadline = time.monotonic() + SETTLE
+    while True:
+        response, _ = metadata(ctx, controller=True)
+        existing = {str(t.name) for t in response.topics if int(t.error_code) == 0} & names
+        if succeeded <= existing or time.monotonic() >= deadline:
+            return existing
+        time.sleep(0.1)
+
+
+@probe(ProbeSpec("create_topic_policy", COMMON | {"created", "other_error", "other_error_message", "other_created",
+                                                   "policy_calls", "policy.topic", "policy.num_partitions",
+                                                   "policy.replication_factor", "policy.assignments", "policy.configs",
+                                                   "policy.broker_configs"},
+                 {"prefix": str, "partitions": int, "replication_factor": int, "configs": dict, "assignments": dict,
+                  "validate_only": bool, "other": bool},
+                 about="CreateTopics of a topic named `prefix`-... (and with `other`, an allowed topic in the same "
+                       "request) on a cluster running the kcompat create-topic policy; `policy.*` is what the policy "
+                       "recorded it received for the first topic"))
+def create_topic_policy(ctx: ProbeContext) -> dict[str, Any]:
+    """CreateTopics of a topic (and optionally an allowed one beside it) on a cluster running the policy."""
+    args = ctx.args
+    name = ctx.topic(args.get("prefix", "forbidden"))
+    assignments = {int(p): list(ids) for p, ids in args.get("assignments", {}).items()} or None
+    topics = [NewTopic(name, args.get("partitions", 1), args.get("replication_factor", 1), assignments=assignments,
+                       configs=dict(args.get("configs", {})))]
+    other = ctx.topic("allowed") if args.get("other") else None
+    if other is not None:
+        topics.append(NewTopic(other, 1, 1))
+    result = ctx.call(CREATE_TOPICS, CreateTopicsArgs(topics, bool(args.get("validate_only", False))))
+    observed, _ = common(result)
+    outcomes = {r.resource: r for r in result.resources}
+    if name in outcomes:
+        observed["error"], observed["error_message"] = outcomes[name].error_name, outcomes[name].error_message
+    asked = {name, *([other] if other else [])}
+    succeeded = set() if args.get("validate_only") else {n for n in asked if n in outcomes
+                                                         and outcomes[n].error_name == "NONE"}
+    existing = _existing(ctx, asked, succeeded)
+    observed["created"] = name in existing
+    if other is not None:
+        if other in outcomes:
+            observed["other_error"] = outcomes[other].error_name
+            observed["other_error_message"] = outcomes[other].error_message
+        observed["other_created"] = other in existing
+    received = _policy_records(ctx, name)
+    observed["policy_calls"] = len(received)
+    if received:
+        first = received[0]
+        observed["policy.topic"] = first["topic"] == name
+        for key in ("num_partitions", "replication_factor", "broker_configs"):
+            observed[f"policy.{key}"] = first[key]
+        # as lists, which claims compare literally (a TOML table would read as a matcher)
+        assigned = first["assignments"]
+        observed["policy.assignments"] = (None if assigned is None else
+                                          [[int(p), ids] for p, ids in sorted(assigned.items(), key=lambda i: int(i[0]))])
+        observed["policy.configs"] = [f"{k}={v}" for k, v in sorted(first["configs"].items())]
+    return observed
