@@ -5,8 +5,8 @@ Docker SDK is imported only under ``harness/containers/`` and testcontainers
 by one module there; ``harness/containers/`` imports no provider; no module of
 ``harness`` takes part in an import cycle (function-level imports included);
 providers are registered lazily, so importing the plugin or the CLI, or a run
-with the process provider, loads neither SDK; the image Dockerfile ships as
-package data.
+with the process provider, loads neither SDK; the probes' modules load only
+when their specs are first read; the image Dockerfile ships as package data.
 """
 
 import ast
@@ -216,16 +216,24 @@ def test_scenarios_import_fixtures_and_harness_only() -> None:
         assert _imports(path) <= allowed, (path, _imports(path) - allowed)
 
 
+LAZY_PROBES = """
+import json, sys
+
+def loaded():
+    return sorted(m.rpartition(".")[2] for m in sys.modules if m.startswith("harness.matrix.probes."))
+
+import harness.matrix.claims
+from harness.matrix.observables import PROBES
+before = loaded()
+print(json.dumps([before, sorted(PROBES), loaded(),
+                  [m for m in sys.modules if m.split(".")[0] in ("confluent_kafka", "jpype")]]))
+"""
+
+
 def test_the_claim_loader_imports_the_probes_only_when_it_reads_their_specs() -> None:
     """Loading claims.py loads no probe module (they import the claim loader back); reading the specs loads
     them all, and still no client library."""
-    script = ("import json, sys\n"
-              "def loaded():\n    return sorted(m.rpartition('.')[2] for m in sys.modules if m.startswith("
-              "'harness.matrix.probes.'))\n"
-              "import harness.matrix.claims\nfrom harness.matrix.observables import PROBES\nbefore = loaded()\n"
-              "print(json.dumps([before, sorted(PROBES), loaded(), "
-              "[m for m in sys.modules if m.split('.')[0] in ('confluent_kafka', 'jpype')]]))")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", LAZY_PROBES], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-800:]
     before, probes, after, clients = json.loads(done.stdout)
     assert before == [] and probes and after == sorted([*probes, "_shared"]) and clients == []
