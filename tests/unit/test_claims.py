@@ -298,3 +298,104 @@ def test_every_document_of_the_claim_book_has_a_scenario_module() -> None:
     from harness.matrix.runner import _scenario_kips
 
     assert _scenario_kips() == set(load_claim_book(claims_dir()).kips)
+
+
+SHARED = '''kip = "KIP-1"
+title = "t"
+source = "x.md"
+
+[fallbacks.not-populated]
+quote = "not populated."
+observe = { configs = { absent = true } }
+
+[[claim]]
+id = "one"
+section = "s"
+api = "CreateTopics"
+versions = "5+"
+probe = "create_topic"
+
+  [[claim.expect]]
+  quote = "q"
+  observe = { error = "NONE" }
+
+  [[claim.fallback]]
+  use = "not-populated"
+
+[[claim]]
+id = "two"
+section = "s"
+api = "CreateTopics"
+versions = "5+"
+probe = "create_topic"
+
+  [[claim.expect]]
+  quote = "q2"
+  observe = { error = "NONE" }
+
+  [[claim.fallback]]
+  use = "not-populated"
+
+  [[claim.fallback]]
+  limited_by = ["broker"]
+  clients = ["java"]
+  quote = "throw."
+  observe = { configs = { raises = "UnsupportedVersionException" } }
+'''
+"""Two claims sharing one named fallback; the second adds one of its own."""
+
+
+def test_a_shared_fallback_loads_as_if_written_in_each_claim(tmp_path: Path) -> None:
+    path = tmp_path / "KIP-1.toml"
+    _write(path, SHARED)
+    one, two = load_claims_file(path).claims
+    inline = tmp_path / "inline"
+    inline.mkdir()
+    _write(inline / "KIP-1.toml", SHARED.replace('  use = "not-populated"', '  limited_by = ["broker", "client", "both"]\n'
+                                                 '  quote = "not populated."\n'
+                                                 '  observe = { configs = { absent = true } }')
+                                         .replace('[fallbacks.not-populated]\nquote = "not populated."\n'
+                                                  'observe = { configs = { absent = true } }\n', ''))
+    copied = load_claims_file(inline / "KIP-1.toml").claims
+    assert (one.fallback, two.fallback) == (copied[0].fallback, copied[1].fallback)
+    assert one.fallback[0].limited_by == ("broker", "client", "both")  # no limited_by: every short side
+    assert [f.limited_by for f in two.fallback] == [("broker", "client", "both"), ("broker",)]
+
+
+@pytest.mark.parametrize(("change", "line", "reason"), [
+    (('  [[claim.fallback]]\n  use = "not-populated"\n\n[[claim]]', '  [[claim.fallback]]\n  use = "not-populatd"\n\n[[claim]]'),
+     21, "unknown fallback 'not-populatd'; this file names not-populated"),
+    (('  [[claim.fallback]]\n  use = "not-populated"\n\n[[claim]]',
+      '  [[claim.fallback]]\n  use = "not-populated"\n  quote = "q"\n\n[[claim]]'),
+     21, "a [[claim.fallback]] with use = 'not-populated' takes fallbacks.not-populated as written; quote belong"),
+    (('observe = { configs = { absent = true } }\n\n[[claim]]',
+      'observe = { configs = { absent = true } }\n\n[fallbacks.unused]\nquote = "q"\nobserve = { error = "NONE" }\n\n[[claim]]'),
+     9, "fallbacks.unused is used by no claim"),
+    (('[fallbacks.not-populated]', '[fallbacks.Not_Populated]'), 5, "fallback name 'Not_Populated' is lower-case words"),
+    (('observe = { configs = { absent = true } }\n\n[[claim]]', 'observe = { methods = { absent = true } }\n\n[[claim]]'),
+     7, "[fallbacks.not-populated] (used by KIP-1/one): probe create_topic does not observe 'methods'"),
+    (('quote = "not populated."\n', 'quote = "not populated."\ncolour = "red"\n'), 7,
+     "unknown key 'colour' in [fallbacks.not-populated] (used by KIP-1/one)"),
+    (('quote = "not populated."\n', 'quote = "not populated."\nlimited_by = []\n'), 7,
+     "limited_by names the short side(s) (broker, client, both); leave it out for every side"),
+    (('quote = "not populated."', 'quote = "not said anywhere."'), 6,
+     "KIP-1/one: quote not found in x.md: 'not said anywhere.'"),
+    (('[fallbacks.not-populated]\nquote = "not populated."\nobserve = { configs = { absent = true } }', 'fallbacks = 3'), 5,
+     "fallbacks is a table of named fallbacks ([fallbacks.NAME])"),
+])
+def test_a_bad_shared_fallback_names_file_line_and_reason(tmp_path: Path, change: tuple[str, str], line: int,
+                                                          reason: str) -> None:
+    path = tmp_path / "KIP-1.toml"
+    _write(path, SHARED.replace(*change))
+    with pytest.raises(ClaimError) as caught:
+        load_claims_file(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}:{line}: "), message
+    assert reason in message, message
+    assert "\n" not in message
+
+
+def test_a_fallback_for_every_side_may_leave_limited_by_out(tmp_path: Path) -> None:
+    path = tmp_path / "KIP-1.toml"
+    _write(path, GOOD.replace('  limited_by = ["broker", "client", "both"]\n', ""))
+    assert load_claims_file(path).claims[0].fallback[0].limited_by == ("broker", "client", "both")
