@@ -1,6 +1,6 @@
-"""Parametrized compatibility scenarios (KIP-108, -142, -195, -525, -569).
+"""The compatibility scenarios: one test over every cell of the claim book, and the probes.
 
-Scenario modules live here and run with ``pytest scenarios``; they import
-``fixtures`` and ``harness`` only.  The broker axis comes from
-``harness/catalog.toml``; the client axis arrives with the client adapters.
+``test_cells.py`` is parametrized from the claims (``scenarios/claims``, the documents'
+texts in ``scenarios/sources``) and runs with ``pytest scenarios``; ``probes.py`` observes
+what each claim names.  They import ``fixtures`` and ``harness`` only.
 """

@@ -286,18 +286,43 @@ def test_a_run_notes_the_claim_book_it_judged_by(tmp_path: Path) -> None:
     (book / "KIP-525.toml").write_text((book / "KIP-525.toml").read_text().replace("num_partitions = 3", "num_partitions = 4"))
     with pytest.raises(ConfigError, match="the claims in .* changed since the run started"):
         prepare(RunOptions(tmp_path / "run", resume=True), config)
-    draft = tmp_path / "draft"  # a claim book (loaded once per directory) for a KIP no scenario module runs
+    draft = tmp_path / "draft"  # a claim book (loaded once per directory) for a document no module names
     draft.mkdir()
     _write(draft / "KIP-1.toml", GOOD)
-    with pytest.raises(ConfigError, match=r'KIP-1 has claims but no scenario module .*KIP = "KIP-1"'):
-        prepare(RunOptions(tmp_path / "other", Selection.of("2.4", "default", "wire", ("KIP-1",)), claims=draft),
-                config)
+    _, cells, _ = prepare(RunOptions(tmp_path / "other", Selection.of("2.4", "default", "wire", ("KIP-1",)),
+                                     claims=draft), config)
+    assert {c.cell.id for c in cells} == {"KIP-1/one[2.4.1-zk|wire]", "KIP-1/one[2.4.1-zk|wire@v4]",
+                                          "KIP-1/one[2.4.1-zk|wire@v5]"}
 
 
-def test_every_document_of_the_claim_book_has_a_scenario_module() -> None:
-    from harness.matrix.runner import _scenario_kips
+def _collected(tmp_path: Path, *args: str) -> list[str]:
+    """The cell ids ``pytest scenarios`` collects (nothing boots: --collect-only)."""
+    import os
+    import subprocess
+    import sys
 
-    assert _scenario_kips() == set(load_claim_book(claims_dir()).kips)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KCOMPAT_")}
+    done = subprocess.run([sys.executable, "-m", "pytest", str(ROOT / "scenarios"), "--collect-only", "-q",
+                           "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:xdist", "--import-mode=importlib",
+                           "--kc-run-dir", str(tmp_path / "run"), "--kc-cache-dir", str(tmp_path / "cache"), *args],
+                          capture_output=True, text=True, timeout=300, check=False, cwd=ROOT, env=env)
+    assert done.returncode in (0, 5), done.stdout + done.stderr
+    return [line.split("::test_cell[", 1)[1][:-1] for line in done.stdout.splitlines() if "::test_cell[" in line]
+
+
+def test_pytest_scenarios_collects_every_document_of_the_book(tmp_path: Path) -> None:
+    """No document needs a module of its own: a book's new document gets its cells, and -m selects it."""
+    import shutil
+
+    book = tmp_path / "book"
+    book.mkdir()
+    shutil.copy(claims_dir() / "KIP-525.toml", book)
+    _write(book / "KIP-1.toml", GOOD)
+    selection = ("--kc-claims", str(book), "--kc-brokers", "2.6", "--kc-clients", "wire")
+    cells = _collected(tmp_path, *selection)
+    assert {cell.split("/")[0] for cell in cells} == {"KIP-1", "KIP-525"}
+    assert "KIP-1/one[2.6.3-zk|wire@v5]" in cells
+    assert _collected(tmp_path, *selection, "-m", "kip1") == [c for c in cells if c.startswith("KIP-1/")]
 
 
 SHARED = '''kip = "KIP-1"
