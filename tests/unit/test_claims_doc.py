@@ -43,7 +43,8 @@ def probes_section() -> str:
         lines.append("- args: " + (", ".join(f"`{name}` ({_type(kind)})" for name, kind in spec.args.items())
                                    or "none"))
         if not spec.sends_request:
-            lines.append("- sends no request: no broker or client can be short of it by version")
+            lines.append("- sends no request (it inspects the client library): no side can refuse it; `versions` "
+                         "still says which pairs are in range")
         lines.append("")
     return "\n".join([*lines, END])
 
@@ -162,6 +163,10 @@ def test_the_worked_example_plans_through_the_console_script(tmp_path: Path) -> 
                           text=True, timeout=120, check=False, env=env)
     assert done.returncode == 2 and "unknown fallback 'not-populatd'" in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and f"{broken}:" in done.stderr
+    shown = re.search(r"KIP-525\.toml:(\d+): unknown fallback 'not-populatd'; this file names\s+([^`]*)`", _text())
+    assert shown, "the page no longer shows the mistake it tells an author --plan reports"
+    said = " ".join(shown.group(2).split())
+    assert f"{broken}:{shown.group(1)}: unknown fallback 'not-populatd'; this file names {said}" in done.stderr
 
 
 if __name__ == "__main__":  # write the generated section again
