@@ -424,3 +424,41 @@ def test_a_fallback_for_every_side_may_leave_limited_by_out(tmp_path: Path) -> N
     path = tmp_path / "KIP-1.toml"
     _write(path, GOOD.replace('  limited_by = ["broker", "client", "both"]\n', ""))
     assert load_claims_file(path).claims[0].fallback[0].limited_by == ("broker", "client", "both")
+
+
+def _expanded(text: str) -> str:
+    """A claims file with every ``use = "NAME"`` replaced by its ``[fallbacks.NAME]`` table's lines."""
+    tables: dict[str, list[str]] = {}
+    kept: list[str] = []
+    name = None
+    for line in text.splitlines():
+        header = re.match(r"\[fallbacks\.([a-z0-9-]+)\]$", line)
+        if header:
+            name = header.group(1)
+            tables[name] = []
+        elif name is not None and (line.startswith("[") or line.startswith("# ")):
+            name = None
+        if name is not None:
+            if not header and line.strip():
+                tables[name].append("  " + line)
+            continue
+        kept.append(line)
+    expanded = []
+    for line in kept:
+        use = re.match(r'\s*use = "([a-z0-9-]+)"$', line)
+        expanded += tables[use.group(1)] if use else [line]
+    return "\n".join(expanded) + "\n"
+
+
+def test_every_shared_fallback_of_the_book_loads_as_its_copies_would(tmp_path: Path) -> None:
+    """The installed book's ``use`` lines, written out as the tables they name, load as the same claims."""
+    shared = 0
+    for path in claim_files(claims_dir()):
+        text = path.read_text()
+        shared += len(re.findall(r"^\s*use = ", text, re.M))
+        (tmp_path / path.name).write_text(_expanded(text))  # its source: the installed one, found by name
+        loaded, copied = load_claims_file(path), load_claims_file(tmp_path / path.name)
+        assert not re.search(r"^\s*use = ", (tmp_path / path.name).read_text(), re.M)
+        assert [(c.id, c.expect, c.fallback) for c in loaded.claims] == \
+               [(c.id, c.expect, c.fallback) for c in copied.claims], path.name
+    assert shared >= 30
