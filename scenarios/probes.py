@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 
-from fixtures.matrix import Probe, ProbeContext, ProbeFailed
+from harness.matrix.probe import Probe, ProbeContext, ProbeFailed
 from harness.clients import AclSpec, AdminResult, ConfigTarget, NewPartitions, NewTopic, ResourceOutcome, error_name
 from harness.clients.java import JavaClient
 from harness.clients.wire import plain

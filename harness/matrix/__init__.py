@@ -2,7 +2,9 @@
 
 ``claims`` loads and checks the claims files, ``plan`` turns a selection of
 brokers, clients and KIPs into cells, ``limits`` says which request versions
-each side can use, ``verdict`` judges an observation, ``runner`` is ``kcompat
-run``.  The pytest side (fixtures/matrix.py) executes cells; scenarios/ hold
-the claims and the probes that observe them.
+each side can use, ``verdict`` judges an observation, ``cell`` runs one cell
+(with ``env``'s clusters and clients, and ``probe``'s context for the
+probes), ``runner`` is ``kcompat run``.  The pytest side (fixtures/matrix.py)
+parametrizes, schedules and reports cells; scenarios/ hold the claims and the
+probes that observe them.
 """

@@ -1,5 +1,10 @@
 """The pytest plugin, driven through pytester with a fake provider (pure plumbing, no broker)."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 pytest_plugins = ["pytester"]
@@ -105,3 +110,65 @@ def test_the_plugin_module_only_registers_modules() -> None:
     assert fixtures.plugin.pytest_plugins == fixtures.plugin.PLUGIN_MODULES
     hooks = [name for name in vars(fixtures.plugin) if name.startswith("pytest_") and name != "pytest_plugins"]
     assert hooks == []
+
+
+UNRELATED = '''
+import signal
+import sys
+
+
+def test_one():
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    heavy = {"harness.matrix.claims", "harness.catalog", "harness.providers", "harness.reaper", "harness.clients"}
+    assert not heavy & set(sys.modules), sorted(heavy & set(sys.modules))
+'''
+
+
+def test_an_unrelated_project_sees_nothing_of_kcompat(tmp_path: Path) -> None:
+    """Installed beside someone's tests, the plugin prints nothing, warns nothing, replaces no signal handler
+    and loads no claim book until a session asks for it (pytest's own ``plugins:`` line names it, as it names
+    every installed plugin)."""
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "test_one.py").write_text(UNRELATED)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-W", "error::pytest.PytestAssertRewriteWarning",
+                           "-p", "no:cacheprovider", "-rA"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    output = done.stdout + done.stderr
+    assert [line for line in output.splitlines() if "kcompat" in line.lower()
+            and not line.startswith("plugins:")] == []
+    assert "warning" not in output.lower()
+    assert "1 passed" in output
+
+
+def test_a_kcompat_fixture_switches_the_plugin_on(pytester: pytest.Pytester) -> None:
+    """No option, no ini key: the first kcompat fixture a test takes resolves the config and installs the
+    SIGTERM handler (the session has long printed its header, which stays kcompat-free)."""
+    pytester.makepyfile(test_one='''
+import signal
+
+
+def test_before():
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_fixture(kc_config, unique_topic):
+    assert signal.getsignal(signal.SIGTERM) != signal.SIG_DFL
+    assert unique_topic("t").startswith("t-") and unique_topic("t").endswith("-main-2")
+    print("OBSERVATIONS", kc_config.observations)
+''')
+    result = pytester.runpytest_subprocess("-s", "-p", "no:xdist")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*OBSERVATIONS *"])
+    result.stdout.no_fnmatch_line("kcompat: provider=*")
+
+
+def test_naming_the_scenarios_asks_for_kcompat() -> None:
+    """No option: the scenarios on the command line switch the plugin on at configure time (header, cells)."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-p", "no:xdist",
+                           "scenarios/test_cells.py", "-m", "kip195"], cwd=root, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "\nkcompat: provider=" in done.stdout
+    assert "KIP-195/unknown-topic[4.4.0-kraft|wire]" in done.stdout

@@ -1,0 +1,89 @@
+"""How a cell's exceptions become outcomes (harness.matrix.cell.run_cell), with clusters that only raise.
+
+No broker is booted: every attempt ends at asking for its cluster, which is
+where a HarnessError, a refused set-up and a bug of ours take their separate
+ways (tests/integration/test_cell_library.py runs a cell against a real broker).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.catalog import load_catalog
+from harness.config import HarnessConfig
+from harness.errors import BootError
+from harness.matrix.cell import bug_reason, run_cell
+from harness.matrix.claims import claims_dir, load_claim_book
+from harness.matrix.env import CellEnv
+from harness.matrix.plan import ClusterSpecs, PlannedCell, Selection, plan
+from harness.matrix.probe import ProbeFailed
+from harness.records import RECORDS_FILE, read_records
+from harness.spec import ClusterSpec
+
+
+class RaisingClusters:
+    """Clusters whose every ask raises ``error``; remembers what was asked and discarded."""
+
+    def __init__(self, error: Exception):
+        self.error = error
+        self.asked: list[ClusterSpec] = []
+        self.discarded: list[ClusterSpec] = []
+
+    def __call__(self, spec: ClusterSpec) -> object:
+        self.asked.append(spec)
+        raise self.error
+
+    def discard(self, spec: ClusterSpec) -> None:
+        self.discarded.append(spec)
+
+
+def _cell() -> PlannedCell:
+    cells = plan(Selection.of("4.4", None, "wire", "KIP-195"), load_claim_book(claims_dir()), load_catalog())
+    return cells[0]
+
+
+def _env(tmp_path: Path, clusters: RaisingClusters) -> CellEnv:
+    config = HarnessConfig.resolve(cache_dir=tmp_path / "cache", run_root=tmp_path / "runs")
+    return CellEnv(config, "run-1", tmp_path / "run", clusters, ClusterSpecs(), lambda prefix: f"{prefix}-1")
+
+
+def _raise_key_error() -> None:
+    {}["missing"]
+
+
+def test_a_bug_of_ours_is_an_infra_error_naming_type_message_and_place(tmp_path: Path) -> None:
+    try:
+        _raise_key_error()
+    except KeyError as exc:
+        error = exc
+    clusters = RaisingClusters(error)
+    record = run_cell(_cell(), {}, _env(tmp_path, clusters))
+    assert record.outcome == "infra_error" and record.attempt == 1
+    assert record.reason is not None and record.reason.startswith("harness error: KeyError: 'missing' at "
+                                                                  "tests/unit/test_cell.py:")
+    assert record.reason.endswith(" (a bug of kcompat, not a finding)")
+    assert len(clusters.asked) == 1 and not clusters.discarded  # a bug would only repeat: no retry
+    assert [r.cell_id for r in read_records(tmp_path / "run" / RECORDS_FILE).records] == [record.cell_id]
+
+
+def test_a_refused_set_up_is_a_fail(tmp_path: Path) -> None:
+    record = run_cell(_cell(), {}, _env(tmp_path, RaisingClusters(ProbeFailed("set-up: refused"))))
+    assert (record.outcome, record.reason) == ("fail", "ProbeFailed: set-up: refused")
+
+
+def test_a_harness_error_is_retried_once_on_a_fresh_cluster_then_infra_error(tmp_path: Path) -> None:
+    clusters = RaisingClusters(BootError("broker 1 exited"))
+    record = run_cell(_cell(), {}, _env(tmp_path, clusters))
+    assert (record.outcome, record.reason, record.attempt) == ("infra_error", "broker 1 exited", 2)
+    assert len(clusters.asked) == 2 and clusters.discarded == clusters.asked[:1]
+
+
+@pytest.mark.parametrize("error", [TypeError("bad operand"), AttributeError("no attribute 'x'")])
+def test_the_reason_of_a_bug_names_the_innermost_frame(error: Exception) -> None:
+    try:
+        raise error
+    except Exception as exc:
+        reason = bug_reason(exc)
+    assert reason.startswith(f"harness error: {type(error).__name__}: {error} at tests/unit/test_cell.py:")
