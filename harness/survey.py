@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .catalog import Catalog
-from .clients import AdminClient, AdminResult, ConfigTarget, NewPartitions, NewTopic
+from .clients import AdminClient, AdminResult, ConfigTarget, NewPartitions, NewTopic, kind, kind_names
 from .providers.base import Cluster
 
 SURVEY_APIS = ("Metadata", "CreateTopics", "DeleteTopics", "CreatePartitions", "DescribeConfigs",
@@ -51,9 +51,13 @@ def accepted_range(record: Mapping[str, Any], api: str) -> str:
 
 
 def default_clients(catalog: Catalog) -> tuple[str, ...]:
-    """The clients a survey drives when none are named: wire, confluent, the oldest and newest Java."""
-    java = catalog.java_clients
-    return ("wire", "confluent", f"java:{java[0].version}", f"java:{java[-1].version}")
+    """The clients a survey drives when none are named, as each kind says (wire, confluent, the oldest and
+    newest Java)."""
+    refs: list[str] = []
+    for name in kind_names():
+        declared = kind(name).survey_default
+        refs += declared(catalog) if declared is not None else (name,)
+    return tuple(refs)
 
 
 def client_cells(admin: AdminClient, topic: str) -> list[AdminResult]:

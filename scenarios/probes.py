@@ -1,6 +1,7 @@
 """Probes: how each kind of claim is observed, the same way through every client.
 
-A probe makes the cell's admin call through ``ctx.call`` (timed, at the wire
+A probe makes the cell's admin call through ``ctx.call`` with a declared
+operation and its typed arguments (``harness.operations``; timed, at the wire
 probe's pinned version) and returns the observation under the keys of
 ``harness.matrix.observables.PROBES``: a key the client or request version
 does not have is left out, a value that raised when read is
@@ -16,9 +17,16 @@ from typing import Any
 
 
 from harness.matrix.probe import Probe, ProbeContext, ProbeFailed
-from harness.clients import AclSpec, AdminResult, ConfigTarget, NewPartitions, NewTopic, ResourceOutcome, error_name
+from harness.clients import (AclSpec, AdminResult, ConfigTarget, NewPartitions, NewTopic, ResourceOutcome, error_name,
+                             kind)
 from harness.clients.java import JavaClient
 from harness.clients.wire import plain
+from harness.operations.create_acls import CREATE_ACLS, CreateAclsArgs
+from harness.operations.create_partitions import CREATE_PARTITIONS, CreatePartitionsArgs
+from harness.operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
+from harness.operations.describe_configs import DESCRIBE_CONFIGS, DescribeConfigsArgs
+from harness.operations.describe_topics import DESCRIBE_TOPICS, DescribeTopicsArgs
+from harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
 from harness.protocol import METADATA, build_request, encoded_size, client_versions, metadata_request, pick_version, request_fields
 
 POLICY_RECORDS = "kcompat-create-topic-policy.jsonl"
@@ -70,7 +78,7 @@ def create_topic(ctx: ProbeContext) -> dict[str, Any]:
     ctx.grant_topic(name)
     topic = NewTopic(name, args.get("partitions", 1), args.get("replication_factor", 1),
                      configs=dict(args.get("configs", {})))
-    result = ctx.call("create_topics", [topic], validate_only=bool(args.get("validate_only", False)))
+    result = ctx.call(CREATE_TOPICS, CreateTopicsArgs([topic], bool(args.get("validate_only", False))))
     observed, outcome = _common(result)
     fields = dict(outcome.fields) if outcome is not None else {}
     for key in ("num_partitions", "replication_factor"):
@@ -103,8 +111,8 @@ def describe_configs(ctx: ProbeContext) -> dict[str, Any]:
         ctx.grant_topic(target.name)
     else:
         target = ConfigTarget("broker", str(ctx.cluster.brokers[0].node_id))
-    result = ctx.call("describe_configs", [target], include_synonyms=bool(args.get("include_synonyms", False)),
-                      include_documentation=bool(args.get("include_documentation", False)))
+    result = ctx.call(DESCRIBE_CONFIGS, DescribeConfigsArgs([target], bool(args.get("include_synonyms", False)),
+                                                            bool(args.get("include_documentation", False))))
     observed, outcome = _common(result)
     entries = outcome.fields.get("configs") if outcome is not None else None
     if isinstance(entries, list):
@@ -175,17 +183,18 @@ def create_partitions(ctx: ProbeContext) -> dict[str, Any]:
         ctx.grant_topic(name)
     assignments = args.get("assignments")
     request = [NewPartitions(name, args["count"], assignments)] * (2 if target == "duplicate" else 1)
-    extra: dict[str, Any] = {}
+    broker: tuple[str, int] | None = None
     if args.get("send_to") == "non_controller":
-        if ctx.cell.client.kind != "wire":
-            raise ProbeFailed("send_to = non_controller is for the wire probe (other clients pick the broker)")
+        if not kind(ctx.cell.client.kind).chooses_broker:
+            raise ProbeFailed("send_to = non_controller is for a client that chooses its broker (the wire probe; "
+                              "other clients pick the broker)")
         controller = ctx.admin.controller()
         others = [(b.host, b.port) for b in ctx.cluster.brokers if (b.host, b.port) != controller]
         if not others:
             raise ProbeFailed("send_to = non_controller needs a cluster of two or more nodes")
-        extra["broker"] = others[0]
+        broker = others[0]
     validate_only = bool(args.get("validate_only", False))
-    result = ctx.call("create_partitions", request, validate_only=validate_only, **extra)
+    result = ctx.call(CREATE_PARTITIONS, CreatePartitionsArgs(request, validate_only, broker))
     observed, _ = _common(result)
     partitions = _topic_partitions(ctx, name)
     observed["partitions_after"] = None if partitions is None else len(partitions)
@@ -232,7 +241,7 @@ def create_topic_policy(ctx: ProbeContext) -> dict[str, Any]:
     other = ctx.topic("allowed") if args.get("other") else None
     if other is not None:
         topics.append(NewTopic(other, 1, 1))
-    result = ctx.call("create_topics", topics, validate_only=bool(args.get("validate_only", False)))
+    result = ctx.call(CREATE_TOPICS, CreateTopicsArgs(topics, bool(args.get("validate_only", False))))
     observed, _ = _common(result)
     outcomes = {r.resource: r for r in result.resources}
     if name in outcomes:
@@ -305,7 +314,7 @@ def list_topics(ctx: ProbeContext) -> dict[str, Any]:
     hidden = ctx.topic("hidden") if args.get("hidden_topic") else None
     if hidden is not None:
         ctx.create_topic(hidden)
-    result = ctx.call("list_topics", list_internal=bool(args.get("list_internal", True)))
+    result = ctx.call(LIST_TOPICS, ListTopicsArgs(bool(args.get("list_internal", True))))
     observed["exception"] = _simple(result.exception)
     observed["request_version"] = result.request_version
     if result.unsupported_options:
@@ -328,7 +337,7 @@ def create_acls(ctx: ProbeContext) -> dict[str, Any]:
     super user (DescribeAcls, or ZooKeeper where the broker has no DescribeAcls; bounded: a KRaft broker lists
     a new ACL once it has applied the controller's record)."""
     binding = AclSpec("topic", ctx.topic("acl"), "User:kcompat-nobody", "READ")
-    result = ctx.call("create_acls", [binding])
+    result = ctx.call(CREATE_ACLS, CreateAclsArgs([binding]))
     observed, _ = _common(result)
     deadline = time.monotonic() + (SETTLE if observed.get("error") == "NONE" else 0.0)
     while True:
@@ -351,8 +360,9 @@ def describe_topics_listing(ctx: ProbeContext) -> dict[str, Any]:
     if listed.exception is None:
         observed["metadata_listed"] = sorted(labels[r.resource] for r in listed.resources if r.resource in labels
                                              and r.error_code == 0)
-    # the wire probe uses the API's listing mode (no names); the other clients can only describe names
-    described = ctx.call("describe_topics", () if ctx.cell.client.kind == "wire" else [shown, hidden])
+    # a client with the API's listing mode (the wire probe) lists (no names); the others can only describe names
+    listing = kind(ctx.cell.client.kind).lists_by_describe
+    described = ctx.call(DESCRIBE_TOPICS, DescribeTopicsArgs(() if listing else [shown, hidden]))
     observed["exception"] = observed["exception"] or _simple(described.exception)
     observed["request_version"] = described.request_version
     if described.exception is None:

@@ -10,9 +10,10 @@ from rich.table import Table
 
 from ..artifacts import ArtifactStore
 from ..catalog import Mode, load_catalog
-from ..clients import Endpoint, NewTopic, client_for, parse_clients
+from ..clients import Endpoint, NewTopic, client_for, kind, kind_names, parse_clients
 from ..clients.java import close_sidecars
-from ..clients.limits import MEASURED, measure, python_for
+from ..clients.limits import measure, python_for
+from ..clients.wire import WireClient
 from ..errors import ConfigError
 from ..providers import reap_orphans
 from ..spec import ClusterSpec
@@ -47,7 +48,7 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
     try:
         with reporter.boot(config, spec, config.provider) as cluster:
             endpoint = Endpoint(cluster.bootstrap_servers)
-            seed = client_for("wire", endpoint, config)
+            seed = WireClient(endpoint)
             seed.create_topics([NewTopic(SURVEY_TOPIC, 1, 1)])
             seed.close()
             for ref in refs:
@@ -76,9 +77,10 @@ def clients_limits(ctx: click.Context, refs: tuple[str, ...], as_json: bool) -> 
     loopback that offers every version; cached per release and used by the matrix."""
     config = harness_config(ctx)
     parsed = [ref.resolved() for ref in parse_clients(refs)]  # checked before anything is installed
+    measured = [name for name in kind_names() if kind(name).measured]
     for ref in parsed:
-        if ref.kind not in MEASURED:
-            raise ConfigError(f"{ref}: only {', '.join(MEASURED)} is measured; the other kinds state their own "
+        if not kind(ref.kind).measured:
+            raise ConfigError(f"{ref}: only {', '.join(measured)} is measured; the other kinds state their own "
                               "limits (kio's schemas, kafka-clients' ApiKeys)")
     for ref in parsed:
         log = config.cache_dir / "client-limits" / f"{ref.kind}-{ref.version}.log"

@@ -19,6 +19,8 @@ from typing import Any, Literal, Protocol
 
 from kio.schema.errors import ErrorCode
 
+from ..errors import ConfigError
+
 ResourceType = Literal["topic", "broker", "group", "cluster"]
 
 # Kafka's ConfigEntry.ConfigSource and (KIP-569) ConfigType, by wire value.
@@ -157,6 +159,44 @@ class AdminClient(Protocol):
     ``request_version`` is of DescribeTopicPartitions, None where the client described them otherwise."""
 
     def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class ClientLimits:
+    """What one client release can send, by API name (``CreateTopics``), and where that was learnt."""
+
+    kind: str
+    release: str
+    newest: Mapping[str, int]
+    oldest: Mapping[str, int] = field(default_factory=dict)
+    measured_at: str | None = None
+    """UTC date of a measurement; None for limits the client states itself (kio, kafka-clients)."""
+    how: str = ""
+
+    @property
+    def ref(self) -> str:
+        return f"{self.kind}:{self.release}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "release": self.release, "newest": dict(sorted(self.newest.items())),
+                "oldest": dict(sorted(self.oldest.items())), "measured_at": self.measured_at, "how": self.how}
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> ClientLimits:
+        """Strictly: a wrong type anywhere is one line naming ``where``, never a half-read table."""
+        if not isinstance(data, dict):
+            raise ConfigError(f"{where}: a client-limits entry is a JSON object, not {type(data).__name__}")
+        text = {k: data.get(k) for k in ("kind", "release", "how")}
+        if not all(isinstance(v, str) for v in text.values()) or not isinstance(data.get("measured_at"),
+                                                                                 (str, type(None))):
+            raise ConfigError(f"{where}: kind, release and how are strings, measured_at a string or null")
+        maps = {k: data.get(k, {}) for k in ("newest", "oldest")}
+        for key, versions in maps.items():
+            if not isinstance(versions, dict) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 32768 for v in versions.values()):
+                raise ConfigError(f"{where}: {key} maps API names to request versions (0 to 32767)")
+        return cls(str(text["kind"]), str(text["release"]), maps["newest"], maps["oldest"],
+                   data.get("measured_at"), str(text["how"]))
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """The Java AdminClient of any kafka-clients release, through a long-lived sidecar JVM.
 
 The sidecar (``sidecar/kcompat/sidecar/``: the protocol loop in
-``AdminSidecar.java``, one class per op under ``ops/``, registered by name in
-``Operations.java``) is compiled once per kafka-clients release against that
-release's jar from Maven Central and driven over JSON lines on stdin/stdout.
+``AdminSidecar.java``, one class per op under ``ops/``, found by name: op
+``create_topics`` is class ``ops.CreateTopics``) is compiled once per
+kafka-clients release against that release's jar from Maven Central and driven
+over JSON lines on stdin/stdout.
 Its ready line carries the protocol version it speaks; one that differs from
 ``SIDECAR_PROTOCOL`` is refused (and its compiled classes dropped).  One sidecar runs per (process, client
 version): an xdist worker starts it on first use and keeps it for every cell.
@@ -16,6 +17,7 @@ and the exit code is kept in ``exits_between_calls`` and written to its log.
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import json
 import os
 import selectors
@@ -259,6 +261,11 @@ class JavaClient:
         """Admin.describeTopics: DescribeTopicPartitions where the release and the broker have it (KIP-966,
         kafka-clients 3.8+), Metadata otherwise; the request version recorded is DescribeTopicPartitions'."""
         return self._call("describe_topics", {"topics": list(names)})
+
+    def perform_by_name(self, op: str, args: object) -> AdminResult:
+        """Any operation the sidecar has a class for (``ops/<Op>.java``), its arguments as their dataclass's JSON."""
+        encoded = dataclasses.asdict(args) if dataclasses.is_dataclass(args) and not isinstance(args, type) else {}
+        return self._call(op, encoded)
 
     def client_api_versions(self) -> dict[str, int]:
         """The newest request version this kafka-clients can send, per API (``ApiKeys`` name, e.g. CREATE_TOPICS)."""

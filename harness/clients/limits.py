@@ -1,7 +1,7 @@
 """Client limits, one source for every kind: the newest (and, where the client can say, oldest) request
 version of each API a client release sends.
 
-Each kind says it the way it can (``SOURCES``): the wire probe's are kio's
+Each kind says it the way it can (its ``ClientKind.limits``): the wire probe's are kio's
 schemas; kafka-clients answers ``ApiKeys.latestVersion()`` in the sidecar;
 a library that can't be asked (librdkafka) is *measured*: the release, in a
 Python that has it, makes every admin call kcompat makes against a stub
@@ -37,74 +37,37 @@ from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..protocol import api_name, client_versions
 from ..recorder import StubBroker, advertised
-from . import client_for
-from .base import AclSpec, AdminClient, ConfigTarget, Endpoint, NewPartitions, NewTopic
-from .ref import ClientRef, installed_confluent
-from .venv import confluent_venv, host_env
+from ..operations import NoImplementation, operations, perform
+from . import client_for, kind
+from .base import AdminClient, ClientLimits, Endpoint
+from .ref import ClientRef
+from .venv import host_env
 
 TABLE = "limits.jsonl"
-MEASURED = ("confluent",)
-"""Kinds whose limits are measured (the others state their own); ``kcompat clients limits`` takes these."""
 MEASURE_TIMEOUT = 300.0
 """Seconds one measurement may take (a client's admin calls against the stub take a few)."""
 CEILING_WAIT = 15.0
 """Seconds the open-ended pass waits for a client's first request of each API it reached the ceiling of."""
 OPEN_ENDED = range(0, 32768)
 TOPIC = "kcompat-limits"
-CALL_APIS = frozenset({"CreateTopics", "CreatePartitions", "DescribeConfigs", "Metadata", "CreateAcls",
-                       "DescribeTopicPartitions"})
-"""The APIs ``exercise``'s calls are made of: the ones the open-ended pass looks beyond the ceiling for
-(a client's other requests, such as telemetry, are recorded as the first pass saw them)."""
 _API_NAMES = {key: name for key in api_key_map if (name := api_name(key)) is not None}
 
 
-@dataclass(frozen=True)
-class ClientLimits:
-    """What one client release can send, by API name (``CreateTopics``), and where that was learnt."""
-
-    kind: str
-    release: str
-    newest: Mapping[str, int]
-    oldest: Mapping[str, int] = field(default_factory=dict)
-    measured_at: str | None = None
-    """UTC date of a measurement; None for limits the client states itself (kio, kafka-clients)."""
-    how: str = ""
-
-    @property
-    def ref(self) -> str:
-        return f"{self.kind}:{self.release}"
-
-    def as_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "release": self.release, "newest": dict(sorted(self.newest.items())),
-                "oldest": dict(sorted(self.oldest.items())), "measured_at": self.measured_at, "how": self.how}
-
-    @classmethod
-    def from_json(cls, data: Any, where: str) -> ClientLimits:
-        """Strictly: a wrong type anywhere is one line naming ``where``, never a half-read table."""
-        if not isinstance(data, dict):
-            raise ConfigError(f"{where}: a client-limits entry is a JSON object, not {type(data).__name__}")
-        text = {k: data.get(k) for k in ("kind", "release", "how")}
-        if not all(isinstance(v, str) for v in text.values()) or not isinstance(data.get("measured_at"),
-                                                                                 (str, type(None))):
-            raise ConfigError(f"{where}: kind, release and how are strings, measured_at a string or null")
-        maps = {k: data.get(k, {}) for k in ("newest", "oldest")}
-        for key, versions in maps.items():
-            if not isinstance(versions, dict) or not all(
-                    isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 32768 for v in versions.values()):
-                raise ConfigError(f"{where}: {key} maps API names to request versions (0 to 32767)")
-        return cls(str(text["kind"]), str(text["release"]), maps["newest"], maps["oldest"],
-                   data.get("measured_at"), str(text["how"]))
-
-
 def exercise(admin: AdminClient) -> None:
-    """Every neutral admin operation once, as kcompat's probes make them (results are not the point)."""
-    admin.create_topics([NewTopic(TOPIC, 1, 1, configs={"cleanup.policy": "compact"})], validate_only=True)
-    admin.create_topics([NewTopic(TOPIC, 1, 1)])
-    admin.create_partitions([NewPartitions(TOPIC, 2)], validate_only=True)
-    admin.describe_configs([ConfigTarget("topic", TOPIC)], include_synonyms=True, include_documentation=True)
-    admin.list_topics()
-    admin.describe_topics([TOPIC])
-    admin.create_acls([AclSpec("topic", TOPIC, "User:kcompat", "READ")])
+    """Every declared admin operation (``harness.operations``) as its samples make it; results are not the
+    point, and an operation the client's kind does not implement is passed over."""
+    for operation in operations().values():
+        for args in operation.samples(TOPIC):
+            try:
+                perform(admin, operation, args)
+            except NoImplementation:
+                break
+
+
+def call_apis() -> frozenset[str]:
+    """The APIs ``exercise``'s calls are made of: the ones the open-ended pass looks beyond the ceiling for
+    (a client's other requests, such as telemetry, are recorded as the first pass saw them)."""
+    return frozenset(operation.api for operation in operations().values())
 
 
 def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
@@ -123,7 +86,7 @@ def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
         raise HarnessError(f"{ref} against the stub broker: {problems[0]}")
     newest = {name: versions[-1] for name, versions in sent.items()}
     capped = {key for key, name in _API_NAMES.items()
-              if name in CALL_APIS and name in newest and newest[name] == apis[key][-1]}
+              if name in call_apis() and name in newest and newest[name] == apis[key][-1]}
     beyond = _beyond_ceiling(ref, config, apis, capped) if capped else {}
     newest.update(beyond)
     version = admin.version
@@ -224,54 +187,18 @@ def checked_in() -> dict[str, ClientLimits]:
 
 
 def python_for(ref: ClientRef, config: HarnessConfig, log: Path) -> str:
-    """The Python that has ``ref``: this one for the installed confluent-kafka, else its release's venv."""
-    if ref.kind != "confluent":
+    """The Python that has ``ref``: this one, or the one its kind makes for the release (a venv)."""
+    declared = kind(ref.kind)
+    if declared.python is None or ref.version is None or not declared.own_python(ref.version):
         return sys.executable
-    try:
-        if ref.version == installed_confluent():
-            return sys.executable
-    except ConfigError:
-        pass
-    assert ref.version is not None
-    return str(confluent_venv(ref.version, config, log))
+    return str(declared.python(ref.version, config, log))
 
 
 def measured(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
-    """The cache's measurement, else the checked-in one, else measured now in this Python (which has it)."""
+    """The cache's measurement, else the checked-in one, else measured now in this Python (which has it);
+    the limits source of a kind whose client can't be asked (``ClientKind.measured``)."""
     return cached(ref, config) or checked_in().get(str(ref)) or measure(ref, config, sys.executable)
 
-
-def _wire(client: AdminClient, ref: ClientRef, config: HarnessConfig) -> ClientLimits:
-    ranges = {name: versions for key, name in _API_NAMES.items() if (versions := client_versions(key))}
-    return ClientLimits("wire", client.version, {n: r[-1] for n, r in ranges.items()},
-                        {n: r[0] for n, r in ranges.items()}, None, "kio's request schemas")
-
-
-def api_constant(api: str) -> str:
-    """``CreateTopics`` -> ``CREATE_TOPICS`` (Java's ApiKeys name)."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", api).upper()
-
-
-def _java(client: AdminClient, ref: ClientRef, config: HarnessConfig) -> ClientLimits:
-    from .java import JavaClient
-
-    assert isinstance(client, JavaClient)
-    newest, oldest = client.client_api_versions(), client.client_oldest_versions()
-    by_constant = {api_constant(name): name for name in _API_NAMES.values()}
-    return ClientLimits("java", client.version, {by_constant[c]: v for c, v in newest.items() if c in by_constant},
-                        {by_constant[c]: v for c, v in oldest.items() if c in by_constant}, None,
-                        "kafka-clients' ApiKeys latestVersion() and oldestVersion(), asked in the sidecar")
-
-
-def _confluent(client: AdminClient, ref: ClientRef, config: HarnessConfig) -> ClientLimits:
-    return measured(ClientRef("confluent", client.version), config)
-
-
-SOURCES: dict[str, Callable[[AdminClient, ClientRef, HarnessConfig], ClientLimits]] = {
-    "wire": _wire, "java": _java, "confluent": _confluent,
-}
-"""Client kind -> where its limits come from.  A new kind that can't state its own limits plugs in
-``_confluent``'s way: ``measured`` works for any kind ``client_for`` can make."""
 
 _KNOWN: dict[tuple[str, str], ClientLimits] = {}
 
@@ -280,7 +207,7 @@ def limits_of(client: AdminClient, ref: ClientRef, config: HarnessConfig) -> Cli
     """The limits of the client release behind ``client``, asked once per process."""
     key = (ref.kind, client.version)
     if key not in _KNOWN:
-        _KNOWN[key] = SOURCES[ref.kind](client, ref, config)
+        _KNOWN[key] = kind(ref.kind).limits(client, config)
     return _KNOWN[key]
 
 

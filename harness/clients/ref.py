@@ -3,19 +3,18 @@
 A reference names a point on the client axis.  It is checked before anything
 boots: the kind must exist, a version must be a plain release (digits and
 dots: it becomes part of cache paths, so nothing else may reach the file
-system), and only the wire probe can be pinned to a request version.
+system), and what the kind says of releases and pins (``harness.clients.kinds``).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as dist_version
 
 from ..errors import ConfigError
+from .kinds import kind as client_kind
+from .kinds import kind_names
 
-KINDS = ("wire", "confluent", "java")
 _REF = re.compile(r"^(?P<kind>[a-z]+)(?::(?P<version>[^@]*))?(?:@v(?P<pin>\d+))?$")
 _RELEASE = re.compile(r"^\d+(?:\.\d+){1,3}$")
 
@@ -36,23 +35,23 @@ class ClientRef:
             raise ConfigError(f"client {text!r} is not KIND[:RELEASE] (wire, wire@v5, confluent, "
                               "confluent:2.0.2, java:4.4.0)")
         kind, version, pin = match["kind"], match["version"], match["pin"]
-        if kind not in KINDS:
-            raise ConfigError(f"unknown client kind {kind!r} in {text!r}; known: {', '.join(KINDS)}")
+        if kind not in kind_names():
+            raise ConfigError(f"unknown client kind {kind!r} in {text!r}; known: {', '.join(kind_names())}")
+        declared = client_kind(kind)
         if version is not None and not _RELEASE.match(version):
             raise ConfigError(f"client {text!r}: {version!r} is not a release (digits and dots, e.g. 3.7.0)")
-        if kind == "wire" and version is not None:
-            raise ConfigError(f"client {text!r}: the wire probe has no release to choose (its schemas are kio's); "
-                              "pin a request version with wire@vN instead")
-        if kind == "java" and version is None:
-            raise ConfigError(f"client {text!r}: the java client needs a kafka-clients release, e.g. java:4.4.0")
-        if pin is not None and kind != "wire":
-            raise ConfigError(f"client {text!r}: only the wire probe can be pinned to a request version")
+        if (declared.release == "none" and version is not None) or (declared.release == "required" and version is None):
+            raise ConfigError(f"client {text!r}: {declared.release_note}")
+        if pin is not None and not declared.pinnable:
+            pinnable = ", ".join(k for k in kind_names() if client_kind(k).pinnable)
+            raise ConfigError(f"client {text!r}: only {pinnable} can be pinned to a request version")
         return cls(kind, version, None if pin is None else int(pin))
 
     def resolved(self) -> ClientRef:
-        """``confluent`` as the installed release (``confluent:2.16.1``), so a cell id names what ran."""
-        if self.kind == "confluent" and self.version is None:
-            return replace(self, version=installed_confluent())
+        """A reference naming no release as the installed one (``confluent:2.16.1``), so a cell id names what ran."""
+        installed = client_kind(self.kind).installed
+        if self.version is None and installed is not None:
+            return replace(self, version=installed())
         return self
 
     def pinned(self, version: int) -> ClientRef:
@@ -61,14 +60,6 @@ class ClientRef:
     def __str__(self) -> str:
         text = self.kind if self.version is None else f"{self.kind}:{self.version}"
         return text if self.pin is None else f"{text}@v{self.pin}"
-
-
-def installed_confluent() -> str:
-    try:
-        return dist_version("confluent-kafka")
-    except PackageNotFoundError:
-        raise ConfigError("confluent-kafka is not installed here; install it (pip install confluent-kafka) "
-                          "or name a release (confluent:2.16.1) for kcompat to install") from None
 
 
 def parse_clients(texts: str | list[str] | tuple[str, ...]) -> tuple[ClientRef, ...]:

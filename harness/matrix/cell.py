@@ -32,7 +32,8 @@ from typing import Any
 
 from ..clients.wire import WireClient
 from ..errors import HarnessError
-from .limits import broker_max_version, broker_min_version, client_max_version, client_min_version
+from .limits import (broker_max_version, broker_min_version, client_max_version, client_min_version,
+                     stale_measurement)
 from ..providers import Cluster
 from ..records import RECORDS_FILE, RUN_FILE, Record, append_record
 from ..spec import ClusterSpec
@@ -153,11 +154,8 @@ class _Run:
         verdict = settled.verdict
         reason = verdict.reason
         outcome = verdict.outcome
-        if (planned.client.kind == "confluent" and sent is not None and limits.client_max is not None
-                and sent > limits.client_max):
-            outcome, reason = "fail", (f"confluent-kafka {client.version} sent {claim.api} v{sent}, newer than "
-                                       f"the v{limits.client_max} measured for it: the measurement is stale; "
-                                       f"measure again with `kcompat clients limits confluent:{client.version}`")
+        if (stale := stale_measurement(planned.client, client.version, claim.api, sent, limits.client_max)):
+            outcome, reason = "fail", stale
             seen = seen[:1]  # the observations judged a cell this check has just unjudged
         last = context.results[-1] if context.results else None
         return self.record(outcome, reason, attempt, cluster=cluster, client_version=client.version,

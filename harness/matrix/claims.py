@@ -42,13 +42,14 @@ from kio.schema.errors import ErrorCode
 from kio.schema.index import api_key_map
 
 from ..clients.base import AclSpec, ResourceType
+from ..clients.kinds import kind_names
 from ..errors import ConfigError
 from ..versions import KafkaVersion
 from ..records import DOCUMENT_ID, LIMITED_BY, document_order
 from ..tomlfile import read_toml
 from .observables import PROBES, check_matcher
 
-CLIENT_KINDS = ("wire", "confluent", "java")
+CLIENT_KINDS = kind_names()
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
 _KIP = re.compile(rf"{DOCUMENT_ID}\Z")
 _BROKERS = re.compile(r">=\s*(?P<since>\d+(?:\.\d+){1,3})\Z")

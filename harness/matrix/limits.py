@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..clients.base import AdminClient
+from ..clients.kinds import kind
 from ..clients.limits import limits_of
 from ..clients.ref import ClientRef
 from ..config import HarnessConfig
@@ -38,3 +39,13 @@ def client_min_version(client: AdminClient, ref: ClientRef, api: str, config: Ha
     """The oldest request version the client can send, None where it can't say (librdkafka).  The wire
     probe's is kio's oldest even when pinned: pinned, it sends its version whatever the broker offers."""
     return limits_of(client, ref, config).oldest.get(api)
+
+
+def stale_measurement(ref: ClientRef, release: str, api: str, sent: int | None, client_max: int | None) -> str | None:
+    """Why a measured client's limits are stale (it sent a version newer than its measurement), or None: a
+    cell judged by a stale measurement could be judged wrongly, so it is ``fail`` with this reason."""
+    declared = kind(ref.kind)
+    if not declared.measured or sent is None or client_max is None or sent <= client_max:
+        return None
+    return (f"{declared.library} {release} sent {api} v{sent}, newer than the v{client_max} measured for it: "
+            f"the measurement is stale; measure again with `kcompat clients limits {ref.kind}:{release}`")

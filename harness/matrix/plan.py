@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import Catalog, Mode
+from ..clients.kinds import kind
 from ..clients.ref import ClientRef, parse_clients
 from ..errors import ConfigError
 from ..records import Cell
@@ -97,13 +98,14 @@ def client_refs(selection: Selection) -> tuple[ClientRef, ...]:
 
 
 def _clients_for(claim: Claim, refs: Sequence[ClientRef]) -> list[ClientRef]:
-    """The wire probe also runs just below and at a claim's version bound (``wire@v4``, ``wire@v5``)."""
+    """A pinnable client (the wire probe) also runs just below and at a claim's version bound (``wire@v4``,
+    ``wire@v5``)."""
     out: list[ClientRef] = []
     for ref in refs:
         if not claim.applies_to(ref.kind):
             continue
         out.append(ref)
-        if ref.kind == "wire" and ref.pin is None and claim.min_version > 0:
+        if kind(ref.kind).pinnable and ref.pin is None and claim.min_version > 0:
             out += [ref.pinned(claim.min_version - 1), ref.pinned(claim.min_version)]
     return list(dict.fromkeys(out))
 

@@ -13,18 +13,21 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ..artifacts import ArtifactStore
 from ..clients import AclSpec, AdminClient, AdminResult, NewTopic, error_name
 from ..clients.wire import CREATE_ACLS, DESCRIBE_ACLS, WireClient
 from ..errors import AdminToolRefused
+from ..operations import Operation, perform
 from ..protocol import METADATA, metadata_request, pick_version
 from ..providers import Cluster
 from ..tools import add_acls_zookeeper, list_acls_zookeeper
 from .acls import AclCheck, acl_check, authorizes_nothing
 from .env import endpoint_of
 from .plan import PlannedCell
+
+A = TypeVar("A")
 
 ACL_WAIT = 15.0
 _AUTH_ERRORS = frozenset({"TOPIC_AUTHORIZATION_FAILED", "CLUSTER_AUTHORIZATION_FAILED"})
@@ -57,12 +60,10 @@ class ProbeContext:
     def keys(self) -> frozenset[str]:
         return self.cell.claim.keys
 
-    def call(self, operation: str, *args: Any, **kwargs: Any) -> AdminResult:
-        """The observed admin call (timed; the wire probe at its pinned version)."""
-        if self.cell.client.pin is not None:
-            kwargs["version"] = self.cell.client.pin
+    def call(self, operation: Operation[A], args: A) -> AdminResult:
+        """The observed admin call (timed; a pinned client at its pinned version)."""
         started = time.perf_counter()
-        result: AdminResult = getattr(self.client, operation)(*args, **kwargs)
+        result = perform(self.client, operation, args, version=self.cell.client.pin)
         self.call_ms += (time.perf_counter() - started) * 1000
         self.results.append(result)
         return result

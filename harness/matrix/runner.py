@@ -29,9 +29,9 @@ from typing import Any
 import psutil
 
 from ..catalog import load_catalog
-from ..central import check_client_release
-from ..clients.ref import ClientRef, installed_confluent
-from ..clients.venv import check_confluent_release, confluent_venv, host_env
+from ..clients.kinds import RunReleases, kind, kind_names
+from ..clients.ref import ClientRef
+from ..clients.venv import host_env
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..records import ACCEPTED, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
@@ -101,8 +101,23 @@ def claims_json(directory: Path) -> dict[str, Any]:
             "sha256": claims_digest(directory)}
 
 
-def _run_json(run_id: str, options: RunOptions, config: HarnessConfig, confluent: Sequence[str]) -> dict[str, Any]:
+def _kinds_json(releases: Callable[[str], RunReleases]) -> dict[str, Any]:
+    """run.json's entries about each client kind (``java_clients``, ``confluent``), as the kind writes them."""
+    found: dict[str, Any] = {}
+    for name in kind_names():
+        write = kind(name).run_json
+        if write is not None:
+            found.update(write(releases(name)))
+    return found
+
+
+def _run_json(run_id: str, options: RunOptions, config: HarnessConfig, cells: Sequence[PlannedCell]) -> dict[str, Any]:
     refs = [ClientRef.parse(c) for c in options.selection.clients]
+
+    def releases(name: str) -> RunReleases:
+        return RunReleases(tuple(r.version for r in refs if r.kind == name and r.version),
+                           tuple(c.client.version for c in cells if c.client.kind == name and c.client.version))
+
     return {
         "schema_version": SCHEMA_VERSION, "run_id": run_id, "started_at": _now(), "ended_at": None,
         "command": list(options.command),
@@ -110,8 +125,7 @@ def _run_json(run_id: str, options: RunOptions, config: HarnessConfig, confluent
                       "workers": options.workers, "settings": list(options.settings), "allure": options.allure},
         "kcompat_version": _version("kcompat"), "git_sha": _git_sha(), "provider": config.provider,
         "catalog": [str(line.newest) for line in load_catalog()],
-        "java_clients": sorted({r.version for r in refs if r.kind == "java" and r.version}),
-        "confluent": [{"confluent_kafka": v} for v in confluent], "kio_version": _version("kio"),
+        **_kinds_json(releases), "kio_version": _version("kio"),
         "machine": {"hostname": platform.node(), "platform": platform.platform(), "cpus": os.cpu_count(),
                     "memory_gb": round(psutil.virtual_memory().total / 2**30, 1), "python": platform.python_version()},
         "claims": claims_json(claims_dir(options.claims)), "resumed": [], "exit_code": None,
@@ -141,32 +155,29 @@ def prepare(options: RunOptions, config: HarnessConfig) -> tuple[RunOptions, lis
                           f"kcompat run --resume {options.out}")
     book = load_claim_book(claims_dir(options.claims))
     cells = plan(options.selection, book, load_catalog())
-    for release in sorted({c.client.version for c in cells if c.client.kind == "java" and c.client.version}):
-        check_client_release(release, config)  # an unpublished release: one line naming the nearest ones
-    for release in sorted({c.client.version for c in cells if c.client.kind == "confluent" and c.client.version}):
-        check_confluent_release(release, config)  # the same for PyPI's confluent-kafka
+    for name in kind_names():
+        check = kind(name).check_release  # an unpublished release (Maven Central, PyPI): one line naming the nearest
+        for release in sorted({c.client.version for c in cells if c.client.kind == name and c.client.version}):
+            if check is not None:
+                check(release, config)
     if not cells:
         raise ConfigError(NO_CELLS)
-    confluent = sorted({c.client.version for c in cells if c.client.kind == "confluent" and c.client.version})
     if not options.resume:
         options.out.mkdir(parents=True, exist_ok=True)
-        run = _run_json(new_run_id(), options, config, confluent)
+        run = _run_json(new_run_id(), options, config, cells)
         (options.out / "coverage.json").write_text(
             json.dumps(book.coverage(), indent=1) + "\n")
     run_file.write_text(json.dumps(run, indent=1) + "\n")
     return options, cells, run
 
 
-def _groups(cells: Sequence[PlannedCell]) -> dict[str | None, list[PlannedCell]]:
-    """Cells by the Python that runs them: None for this one, else the confluent-kafka release of a venv."""
-    try:
-        installed: str | None = installed_confluent()
-    except ConfigError:
-        installed = None
-    groups: dict[str | None, list[PlannedCell]] = {}
+def _groups(cells: Sequence[PlannedCell]) -> dict[ClientRef | None, list[PlannedCell]]:
+    """Cells by the Python that runs them: None for this one, else the release (``confluent:2.0.2``) whose
+    kind makes it a Python of its own (a venv)."""
+    groups: dict[ClientRef | None, list[PlannedCell]] = {}
     for cell in cells:
-        key = cell.client.version if cell.client.kind == "confluent" and cell.client.version != installed else None
-        groups.setdefault(key, []).append(cell)
+        own = kind(cell.client.kind).own_python(cell.client.version)
+        groups.setdefault(ClientRef(cell.client.kind, cell.client.version) if own else None, []).append(cell)
     return groups
 
 
@@ -263,11 +274,12 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
     for release, group in _groups(cells).items():
         # the references as selected (pinned wire cells are planned again per claim in each process)
         clients = sorted({str(c.client) for c in group if c.client.pin is None or c.client.pin in given})
-        log = options.out / f"pytest-{'main' if release is None else 'confluent-' + release}.log"
+        log = options.out / f"pytest-{'main' if release is None else f'{release.kind}-{release.version}'}.log"
         python: Path | str = sys.executable
-        if release is not None:
+        make = None if release is None else kind(release.kind).python
+        if release is not None and make is not None and release.version is not None:
             try:
-                python = confluent_venv(release, config, log)
+                python = make(release.version, config, log)
             except HarnessError as exc:
                 done = {r.cell_id for r in read_records(options.out / RECORDS_FILE).records}
                 _infra([c for c in group if c.cell.id not in done], run, options.out, str(exc), config)
@@ -295,9 +307,8 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
     untestable = sum(1 for row in coverage if not row["testable"])
     lines.append(f"coverage: {len(coverage)} KIP statements, {len(coverage) - untestable} with claims, "
                  f"{untestable} not testable (reasons in coverage.json)")
-    run["confluent"] = sorted({(r.client_version, r.librdkafka_version) for r in latest.values()
-                               if r.client_kind == "confluent" and r.librdkafka_version})
-    run["confluent"] = [{"confluent_kafka": c, "librdkafka": lib} for c, lib in run["confluent"]]
+    run.update(_kinds_json(lambda name: RunReleases((), (), tuple(
+        (r.client_version, r.librdkafka_version) for r in latest.values() if r.client_kind == name))))
     run["broker_java"] = sorted({r.java_version for r in latest.values() if r.java_version})
     run["ended_at"] = _now()
     run["exit_code"] = code

@@ -20,24 +20,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..clients.kinds import kind
 from ..records import ACCEPTED, LimitedBy, Outcome
 from ..versions import KafkaVersion
 from .claims import Claim, Documented
 from .observables import ABSENT, PROBES, match, shown
 
 
-REFUSED_EXCEPTIONS = ("UnsupportedVersion", "UnsupportedVersionException", "UnsupportedOption")
-"""How a version the pair can't use is observed: the broker's refusal as the wire probe records it and as
-kafka-clients raises it, or the wire probe declining to build a request its pinned version can't carry
-(``UnsupportedOption``: nothing sent, so the broker had nothing to refuse)."""
-
-REFUSED_ERRORS = ("UNSUPPORTED_VERSION", "_UNSUPPORTED_FEATURE")
-"""The same refusal as an error name: Kafka's, and librdkafka's for a request the broker does not offer."""
-
-
-def refusal_observed(observed: Mapping[str, Any]) -> bool:
-    """Whether the observation is a refusal of the request's version, in any client's words."""
-    return observed.get("exception") in REFUSED_EXCEPTIONS or observed.get("error") in REFUSED_ERRORS
+def refusal_observed(observed: Mapping[str, Any], client_kind: str) -> bool:
+    """Whether the observation is a refusal of the request's version in the client's words (its kind's
+    ``refusal``: the wire probe's record, kafka-clients' exception, librdkafka's error) or Kafka's."""
+    return kind(client_kind).refuses(observed.get("exception"), observed.get("error"))
 
 
 @dataclass(frozen=True)
@@ -168,8 +161,8 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
     short = limited_by(claim.min_version, limits, claim.brokers_since, sends_request=sends)
     refused = sends and (limits.refused or limits.client_refuses)
     verdict = _judged(refusal_documented(claim, limits) if refused else documented_for(claim, client_kind, short),
-                      short, {**observed, "refused": refusal_observed(observed)} if refused else observed)
-    if sends and limits.absent and verdict.outcome == "deviation" and refusal_observed(observed):
+                      short, {**observed, "refused": refusal_observed(observed, client_kind)} if refused else observed)
+    if sends and limits.absent and verdict.outcome == "deviation" and refusal_observed(observed, client_kind):
         return Verdict("unsupported", short, refusal_documented(claim, limits))
     return verdict
 

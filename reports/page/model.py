@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.clients.kinds import kind_rank
 from harness.records import (
     DOCUMENT_ID,
     OUTCOMES,
@@ -29,7 +30,6 @@ from harness.records import (
 
 COVERAGE_FILE = "coverage.json"
 MODES = ("zk", "kraft")
-_CLIENT_KINDS = ("wire", "confluent", "java")
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -38,11 +38,11 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 def client_key(client: str) -> tuple[int, tuple[int, ...], str]:
-    """wire, then confluent, then java, each by version; pinned request versions after the plain one."""
+    """Kinds in their registry's order (wire, confluent, java), each by version; pinned request versions after
+    the plain one."""
     base = client.split("@", 1)[0]
     kind, _, version = base.partition(":")
-    rank = _CLIENT_KINDS.index(kind) if kind in _CLIENT_KINDS else len(_CLIENT_KINDS)
-    return rank, version_key(version) if version else (), client
+    return kind_rank(kind), version_key(version) if version else (), client
 
 
 @dataclass

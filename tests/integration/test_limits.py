@@ -11,7 +11,8 @@ import pytest
 
 from harness import HarnessConfig
 from harness.clients.limits import checked_in, measure_here
-from harness.clients.ref import ClientRef, installed_confluent
+from harness.clients.kinds.confluent import installed_confluent
+from harness.clients.ref import ClientRef
 from harness.protocol import client_versions
 from tests.console import kcompat
 from tests.console import ok as _ok

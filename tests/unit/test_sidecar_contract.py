@@ -7,13 +7,19 @@ import re
 from pathlib import Path
 
 from harness.clients import java
+from harness.operations import operations
 
 SIDECAR = java.SIDECAR_SOURCES / "kcompat" / "sidecar"
-_REGISTERED = re.compile(r'ops\.put\("(?P<op>[a-z_]+)",\s*new\s+(?P<cls>\w+)\(\)\)')
 
 
-def _registered() -> dict[str, str]:
-    return {m["op"]: m["cls"] for m in _REGISTERED.finditer((SIDECAR / "Operations.java").read_text())}
+def _class_name(op: str) -> str:
+    """The sidecar's rule (Operations.className): op ``create_topics`` is class ``ops.CreateTopics``."""
+    return "".join(part.capitalize() for part in op.split("_"))
+
+
+def _op_classes() -> dict[str, str]:
+    """op name -> class, for every class under ops/ (by the rule read backwards, as Operations.opName)."""
+    return {re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", p.stem).lower(): p.stem for p in (SIDECAR / "ops").glob("*.java")}
 
 
 def _sent_by_python() -> set[str]:
@@ -28,22 +34,23 @@ def _sent_by_python() -> set[str]:
     return sent
 
 
-def test_every_op_python_sends_is_registered_in_the_java_map() -> None:
+def test_every_op_python_sends_and_every_declared_operation_has_its_class() -> None:
     sent = _sent_by_python()
     assert {"create_topics", "create_partitions", "describe_configs", "list_topics", "create_acls", "close",
             "api_versions", "methods"} <= sent  # the parse sees them all
-    assert sent - set(_registered()) == set()
-
-
-def test_every_registered_op_has_its_own_class_file() -> None:
-    registered = _registered()
-    assert len(registered) >= 9
-    for op, cls in registered.items():
-        source = SIDECAR / "ops" / f"{cls}.java"
+    for op in sent | set(operations()):
+        source = SIDECAR / "ops" / f"{_class_name(op)}.java"
         assert source.is_file(), op
-        assert re.search(rf"public final class {cls}\b", source.read_text()), op
-    files = {p.stem for p in (SIDECAR / "ops").glob("*.java")}
-    assert files == set(registered.values())  # no op class left unregistered
+        assert re.search(rf"public final class {_class_name(op)}\b", source.read_text()), op
+        assert _op_classes()[op] == _class_name(op)  # the name maps back to the op
+
+
+def test_every_op_class_is_an_operation_with_a_public_no_argument_constructor() -> None:
+    for op, cls in _op_classes().items():
+        text = (SIDECAR / "ops" / f"{cls}.java").read_text()
+        assert re.search(rf"public final class {cls} (extends AdminOperation|implements Operation)\b", text), op
+        constructors = re.findall(rf"(\w+)\s+{cls}\(([^)]*)\)", text)
+        assert all(access == "public" and not params.strip() for access, params in constructors), op
 
 
 def test_both_sides_speak_the_same_protocol_version() -> None:
@@ -51,11 +58,13 @@ def test_both_sides_speak_the_same_protocol_version() -> None:
     assert found is not None and int(found.group(1)) == java.SIDECAR_PROTOCOL
 
 
-def test_the_protocol_loop_knows_no_op_by_name() -> None:
-    """Ops are found in the map, not in an if-chain of the loop."""
-    loop = (SIDECAR / "AdminSidecar.java").read_text()
-    assert "Operations.ALL.get(op)" in loop
-    assert not any(f'"{op}"' in loop for op in _registered())
+def test_no_sidecar_source_outside_ops_names_an_op() -> None:
+    """Ops are found by class name (Operations.find), not in a map or an if-chain: a new op is one new class."""
+    for source in SIDECAR.glob("*.java"):
+        text = source.read_text()
+        assert not any(f'"{op}"' in text for op in _op_classes()), source.name
+        assert not re.search(r"import kcompat\.sidecar\.ops\.", text), source.name
+    assert "Operations.find(op)" in (SIDECAR / "AdminSidecar.java").read_text()
 
 
 def test_a_sidecar_of_another_protocol_is_refused_and_its_classes_dropped(tmp_path, monkeypatch) -> None:

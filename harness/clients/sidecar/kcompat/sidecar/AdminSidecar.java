@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * {"id", "op", "connection": {bootstrap, username, password}, "args"}, and one answer per line:
  * {"id", "result": {...}} or {"id", "failure": {"class", "message"}} when the sidecar itself could not
  * run the op (an unknown op, a request it can't parse).  A Kafka error or an exception from the client
- * is data and goes into "result".  Operations are looked up by name in {@link Operations}.
+ * is data and goes into "result".  Operations are found by name by {@link Operations}.
  */
 public final class AdminSidecar {
     /** Bumped whenever a request or answer changes shape; java.py's SIDECAR_PROTOCOL must match. */
@@ -49,10 +49,7 @@ public final class AdminSidecar {
             JsonObject request = JsonParser.parseString(line).getAsJsonObject();
             answer.add("id", request.get("id"));
             String op = request.get("op").getAsString();
-            Operation operation = Operations.ALL.get(op);
-            if (operation == null) {
-                throw new IllegalArgumentException("unknown op " + op + "; this sidecar runs " + Operations.ALL.keySet());
-            }
+            Operation operation = Operations.find(op);
             JsonObject args = request.has("args") && request.get("args").isJsonObject()
                 ? request.getAsJsonObject("args") : new JsonObject();
             JsonObject connection = request.has("connection") && request.get("connection").isJsonObject()

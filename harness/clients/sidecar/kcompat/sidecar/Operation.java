@@ -2,7 +2,7 @@ package kcompat.sidecar;
 
 import com.google.gson.JsonObject;
 
-/** One op of the sidecar's protocol, registered by name in {@link Operations}. */
+/** One op of the sidecar's protocol: class {@code ops.CreateTopics} is op {@code create_topics} ({@link Operations}). */
 public interface Operation {
     /**
      * The "result" of an answer.  {@code connection} is null when the request carried none (ops that

@@ -1,43 +1,79 @@
 package kcompat.sidecar;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.io.File;
 import java.util.Map;
-import kcompat.sidecar.ops.ApiVersions;
-import kcompat.sidecar.ops.Close;
-import kcompat.sidecar.ops.CreateAcls;
-import kcompat.sidecar.ops.CreatePartitions;
-import kcompat.sidecar.ops.CreateTopics;
-import kcompat.sidecar.ops.DescribeConfigs;
-import kcompat.sidecar.ops.DescribeTopics;
-import kcompat.sidecar.ops.ListTopics;
-import kcompat.sidecar.ops.Methods;
-import kcompat.sidecar.ops.Version;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Op name -> handler.  A new admin call is one class under ops/ and one line here; the harness's
- * contract test reads these lines and checks every op the Python JavaClient sends is registered.
+ * Op name -> handler, found by name: op {@code create_topics} is the class {@code kcompat.sidecar.ops.CreateTopics},
+ * an {@link Operation} with a public no-argument constructor.  A new admin call is one new class under ops/;
+ * nothing here or in the protocol loop names it.
  */
 public final class Operations {
-    public static final Map<String, Operation> ALL;
-
-    static {
-        Map<String, Operation> ops = new LinkedHashMap<String, Operation>();
-        // About this kafka-clients release itself (no connection).
-        ops.put("version", new Version());
-        ops.put("api_versions", new ApiVersions());
-        ops.put("methods", new Methods());
-        ops.put("close", new Close());
-        // Admin calls against a cluster.
-        ops.put("create_topics", new CreateTopics());
-        ops.put("create_partitions", new CreatePartitions());
-        ops.put("describe_configs", new DescribeConfigs());
-        ops.put("list_topics", new ListTopics());
-        ops.put("create_acls", new CreateAcls());
-        ops.put("describe_topics", new DescribeTopics());
-        ALL = Collections.unmodifiableMap(ops);
-    }
+    private static final String PACKAGE = "kcompat.sidecar.ops.";
+    private static final Map<String, Operation> FOUND = new ConcurrentHashMap<String, Operation>();
 
     private Operations() {
+    }
+
+    /** The handler of {@code op}; an unknown op is an IllegalArgumentException naming the ops this sidecar has. */
+    public static Operation find(String op) throws ReflectiveOperationException {
+        Operation found = FOUND.get(op);
+        if (found != null) {
+            return found;
+        }
+        if (!op.matches("[a-z][a-z0-9]*(_[a-z0-9]+)*")) {
+            throw unknown(op);
+        }
+        Class<?> cls;
+        try {
+            cls = Class.forName(PACKAGE + className(op));
+        } catch (ClassNotFoundException e) {
+            throw unknown(op);
+        }
+        if (!Operation.class.isAssignableFrom(cls)) {
+            throw unknown(op);
+        }
+        found = (Operation) cls.getConstructor().newInstance();
+        FOUND.put(op, found);
+        return found;
+    }
+
+    /** {@code create_topics} -> {@code CreateTopics}. */
+    static String className(String op) {
+        StringBuilder name = new StringBuilder();
+        for (String part : op.split("_")) {
+            name.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+        }
+        return name.toString();
+    }
+
+    /** {@code CreateTopics} -> {@code create_topics}. */
+    static String opName(String className) {
+        return className.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase();
+    }
+
+    private static IllegalArgumentException unknown(String op) {
+        return new IllegalArgumentException("unknown op " + op + "; this sidecar runs " + known());
+    }
+
+    /** The ops compiled beside this class (its classes directory), for the error naming an unknown op. */
+    static Set<String> known() {
+        Set<String> ops = new TreeSet<String>();
+        try {
+            File dir = new File(new File(Operations.class.getProtectionDomain().getCodeSource().getLocation().toURI()),
+                PACKAGE.replace('.', File.separatorChar));
+            String[] names = dir.list();
+            for (String name : names == null ? new String[0] : names) {
+                if (name.endsWith(".class") && name.indexOf('$') < 0) {
+                    ops.add(opName(name.substring(0, name.length() - ".class".length())));
+                }
+            }
+        } catch (Exception e) {
+            // a sidecar run from a jar: the error names the op alone
+        }
+        return ops;
     }
 }

@@ -1,0 +1,59 @@
+"""The Java AdminClient of a kafka-clients release, in a sidecar JVM compiled against that release."""
+
+from __future__ import annotations
+
+import re
+
+from kio.schema.index import api_key_map
+
+from ....central import check_client_release
+from ....config import HarnessConfig
+from ....protocol import api_name
+from ...base import AdminClient, AdminResult, ClientLimits, Endpoint
+from .. import ClientKind, Refusal, RunReleases
+
+
+def _make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None) -> AdminClient:
+    from ...java import JavaClient
+
+    assert release is not None  # ClientRef.parse guarantees it (release = "required")
+    return JavaClient(endpoint, release, config, run_id=run_id)
+
+
+def api_constant(api: str) -> str:
+    """``CreateTopics`` -> ``CREATE_TOPICS`` (Java's ApiKeys name)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", api).upper()
+
+
+def _limits(client: AdminClient, config: HarnessConfig) -> ClientLimits:
+    """kafka-clients' ApiKeys latestVersion() and oldestVersion(), asked in the sidecar."""
+    from ...java import JavaClient
+
+    assert isinstance(client, JavaClient)
+    newest, oldest = client.client_api_versions(), client.client_oldest_versions()
+    by_constant = {api_constant(name): name for key in api_key_map if (name := api_name(key)) is not None}
+    return ClientLimits("java", client.version, {by_constant[c]: v for c, v in newest.items() if c in by_constant},
+                        {by_constant[c]: v for c, v in oldest.items() if c in by_constant}, None,
+                        "kafka-clients' ApiKeys latestVersion() and oldestVersion(), asked in the sidecar")
+
+
+def _run_json(releases: RunReleases) -> dict[str, object]:
+    return {"java_clients": sorted(set(releases.selected))} if releases.ran is None else {}
+
+
+def _by_name(client: AdminClient, op: str, args: object) -> AdminResult:
+    from ...java import JavaClient
+
+    assert isinstance(client, JavaClient)
+    return client.perform_by_name(op, args)
+
+
+KIND = ClientKind(
+    name="java", order=20, library="kafka-clients", release="required",
+    release_note="the java client needs a kafka-clients release, e.g. java:4.4.0",
+    make=_make, limits=_limits, modules=("harness.clients.java",),
+    refusal=Refusal(exceptions=("UnsupportedVersionException",)),
+    check_release=check_client_release, run_json=_run_json, perform_by_name=_by_name,
+    survey_default=lambda catalog: (f"java:{catalog.java_clients[0].version}",
+                                    f"java:{catalog.java_clients[-1].version}"),
+)
