@@ -52,7 +52,7 @@ def checked_claims(claims: Path | None) -> Path | None:
 @click.option("--quiet", is_flag=True, help="Only the summary, not pytest's progress.")
 @click.option("--allure", is_flag=True, help="Also allure results and the HTML report in the run directory.")
 @click.option("--plan", "plan_only", is_flag=True,
-              help="Only list the cells the selection has (the claim book loaded and checked); boot nothing, write nothing.")
+              help="Only list the selection's cells (the claim book loaded and checked); boot nothing, write nothing.")
 @CLAIMS_OPTION
 @click.pass_context
 def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, kips: tuple[str, ...], mode: str,
@@ -69,8 +69,9 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
 
     claims = checked_claims(claims)
     if plan_only:
-        if out is not None or resume:
-            raise click.UsageError("--plan lists the cells of a selection: it takes no --out or --resume")
+        if out is not None or resume or markexpr or keyword:
+            raise click.UsageError("--plan lists the cells of a selection (before pytest's -m/-k): it takes no "
+                                   "--out, --resume, -m or -k")
         _plan(brokers_, mode, clients, kips, claims)
         return
     if out is None:

@@ -156,6 +156,9 @@ def test_the_worked_example_plans_through_the_console_script(tmp_path: Path) -> 
     assert "KIP-525/create-returns-partitions[2.6.3-zk|java:3.7.0]" in lines
     assert "KIP-525/create-returns-partitions[2.3.1-zk|wire@v4]" in lines
     assert lines[-1].startswith(f"{len(lines) - 1} cells: ") and str(book) in lines[-1]
+    refused = subprocess.run([kcompat, "run", "--plan", "--claims", str(book), "--out", str(tmp_path / "run")],
+                             capture_output=True, text=True, timeout=120, check=False, env=env)
+    assert refused.returncode == 2 and "--plan lists the cells of a selection" in refused.stderr
     assert not (tmp_path / "run").exists()
     broken = book / "KIP-525.toml"
     broken.write_text(broken.read_text().replace('use = "not-populated"', 'use = "not-populatd"', 1))
