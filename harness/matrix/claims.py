@@ -263,7 +263,8 @@ class _Where:
 
     def table(self, name: str, key: str | None = None) -> str:
         """A named table's header line (``[fallbacks.NAME]``), or the line of ``key`` inside it."""
-        header = re.compile(rf"\[\s*fallbacks\s*\.\s*(\"{re.escape(name)}\"|'{re.escape(name)}'|{re.escape(name)})\s*\]")
+        quoted = re.escape(name)
+        header = re.compile(rf"\[\s*fallbacks\s*\.\s*(\"{quoted}\"|'{quoted}'|{quoted})\s*\]")
         start = next((i for i, line in enumerate(self.lines) if header.match(line.strip())), None)
         if start is None:  # written inline (fallbacks = { NAME = { ... } }): its name's line
             return self._key(0, len(self.lines), name)

@@ -376,11 +376,11 @@ def test_a_shared_fallback_loads_as_if_written_in_each_claim(tmp_path: Path) -> 
     one, two = load_claims_file(path).claims
     inline = tmp_path / "inline"
     inline.mkdir()
-    _write(inline / "KIP-1.toml", SHARED.replace('  use = "not-populated"', '  limited_by = ["broker", "client", "both"]\n'
-                                                 '  quote = "not populated."\n'
-                                                 '  observe = { configs = { absent = true } }')
-                                         .replace('[fallbacks.not-populated]\nquote = "not populated."\n'
-                                                  'observe = { configs = { absent = true } }\n', ''))
+    copy = ('  limited_by = ["broker", "client", "both"]\n  quote = "not populated."\n'
+            '  observe = { configs = { absent = true } }')
+    _write(inline / "KIP-1.toml", SHARED.replace('  use = "not-populated"', copy)
+                                        .replace('[fallbacks.not-populated]\nquote = "not populated."\n'
+                                                 'observe = { configs = { absent = true } }\n', ''))
     copied = load_claims_file(inline / "KIP-1.toml").claims
     assert (one.fallback, two.fallback) == (copied[0].fallback, copied[1].fallback)
     assert one.fallback[0].limited_by == ("broker", "client", "both")  # no limited_by: every short side
@@ -388,16 +388,20 @@ def test_a_shared_fallback_loads_as_if_written_in_each_claim(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize(("change", "line", "reason"), [
-    (('  [[claim.fallback]]\n  use = "not-populated"\n\n[[claim]]', '  [[claim.fallback]]\n  use = "not-populatd"\n\n[[claim]]'),
+    (('  [[claim.fallback]]\n  use = "not-populated"\n\n[[claim]]',
+      '  [[claim.fallback]]\n  use = "not-populatd"\n\n[[claim]]'),
      21, "unknown fallback 'not-populatd'; this file names not-populated"),
     (('  [[claim.fallback]]\n  use = "not-populated"\n\n[[claim]]',
       '  [[claim.fallback]]\n  use = "not-populated"\n  quote = "q"\n\n[[claim]]'),
      21, "a [[claim.fallback]] with use = 'not-populated' takes fallbacks.not-populated as written; quote belong"),
     (('observe = { configs = { absent = true } }\n\n[[claim]]',
-      'observe = { configs = { absent = true } }\n\n[fallbacks.unused]\nquote = "q"\nobserve = { error = "NONE" }\n\n[[claim]]'),
+      'observe = { configs = { absent = true } }\n\n[fallbacks.unused]\nquote = "q"\n'
+      'observe = { error = "NONE" }\n\n[[claim]]'),
      9, "fallbacks.unused is used by no claim"),
-    (('[fallbacks.not-populated]', '[fallbacks.Not_Populated]'), 5, "fallback name 'Not_Populated' is lower-case words"),
-    (('observe = { configs = { absent = true } }\n\n[[claim]]', 'observe = { methods = { absent = true } }\n\n[[claim]]'),
+    (('[fallbacks.not-populated]', '[fallbacks.Not_Populated]'), 5,
+     "fallback name 'Not_Populated' is lower-case words"),
+    (('observe = { configs = { absent = true } }\n\n[[claim]]',
+      'observe = { methods = { absent = true } }\n\n[[claim]]'),
      7, "[fallbacks.not-populated] (used by KIP-1/one): probe create_topic does not observe 'methods'"),
     (('quote = "not populated."\n', 'quote = "not populated."\ncolour = "red"\n'), 7,
      "unknown key 'colour' in [fallbacks.not-populated] (used by KIP-1/one)"),
@@ -405,7 +409,8 @@ def test_a_shared_fallback_loads_as_if_written_in_each_claim(tmp_path: Path) -> 
      "limited_by names the short side(s) (broker, client, both); leave it out for every side"),
     (('quote = "not populated."', 'quote = "not said anywhere."'), 6,
      "KIP-1/one: quote not found in x.md: 'not said anywhere.'"),
-    (('[fallbacks.not-populated]\nquote = "not populated."\nobserve = { configs = { absent = true } }', 'fallbacks = 3'), 5,
+    (('[fallbacks.not-populated]\nquote = "not populated."\nobserve = { configs = { absent = true } }',
+      'fallbacks = 3'), 5,
      "fallbacks is a table of named fallbacks ([fallbacks.NAME])"),
 ])
 def test_a_bad_shared_fallback_names_file_line_and_reason(tmp_path: Path, change: tuple[str, str], line: int,
