@@ -26,23 +26,19 @@ from harness.records import (
     loads_json,
     read_records,
 )
+from harness.versions import VersionKey, version_key
 
 COVERAGE_FILE = "coverage.json"
 MODES = ("zk", "kraft")
 _CLIENT_KINDS = ("wire", "confluent", "java")
 
 
-def version_key(version: str) -> tuple[int, ...]:
-    """Numeric order of a release (``2.10.0`` after ``2.9.1``); non-numeric parts sort first."""
-    return tuple(int(part) if part.isdigit() else -1 for part in re.split(r"[.\-]", version))
-
-
-def client_key(client: str) -> tuple[int, tuple[int, ...], str]:
+def client_key(client: str) -> tuple[int, VersionKey, str]:
     """wire, then confluent, then java, each by version; pinned request versions after the plain one."""
     base = client.split("@", 1)[0]
     kind, _, version = base.partition(":")
     rank = _CLIENT_KINDS.index(kind) if kind in _CLIENT_KINDS else len(_CLIENT_KINDS)
-    return rank, version_key(version) if version else (), client
+    return rank, version_key(version), client
 
 
 @dataclass
