@@ -87,6 +87,7 @@ def test_repro_keep_keeps_the_cluster_until_ctrl_c(tmp_path: Path) -> None:
     assert code == 130, output
 
 
+@pytest.mark.own_workers  # scripts/main.sh runs `kcompat run -n 2`, as users type it
 def test_the_main_job_on_a_slice_ends_with_its_page(tmp_path: Path) -> None:
     out = tmp_path / "main"
     done = subprocess.run(["bash", "scripts/main.sh", "--brokers", "4.4", "--clients", "wire", "--kip", "KIP-569"],

@@ -19,7 +19,9 @@ import pytest
 from harness.matrix.claims import claims_dir, load_claim_book
 from harness.records import RECORDS_FILE, Record, read_records
 
-pytestmark = pytest.mark.timeout(1200)  # one run (a fixture) boots 14 clusters: ~3 minutes at -n 2
+# One run (a fixture) boots 14 clusters: ~3 minutes at -n 2.  Its two workers are its own, so every test
+# here is marked `own_workers`: scripts/test.sh runs them alone, never beside the suite's workers.
+pytestmark = [pytest.mark.timeout(1200), pytest.mark.own_workers]
 
 from tests.console import KCOMPAT as CONSOLE_SCRIPT  # noqa: E402
 
