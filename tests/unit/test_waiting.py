@@ -94,3 +94,37 @@ def test_retry_raises_the_last_failure_after_its_runs_and_others_at_once() -> No
 def test_retry_needs_a_run() -> None:
     with pytest.raises(ValueError, match="at least one run"):
         retry(lambda: None, times=0, when=lambda exc: True, delay=lambda n: 0.0)
+
+
+class FakeCluster:
+    """Boots by raising what it is given; remembers being stopped."""
+
+    def __init__(self, error: BaseException | None) -> None:
+        self.error, self.stopped = error, False
+
+    def boot(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+def test_a_boot_retries_once_on_a_taken_port_and_stops_every_cluster_that_failed() -> None:
+    from harness.errors import BootError, PortError
+    from harness.providers.cluster import boot_with_retry
+
+    made = [FakeCluster(PortError("taken")), FakeCluster(None)]
+    notes: list[str] = []
+    assert boot_with_retry(iter(list(made)).__next__, notes.append) is made[1]
+    assert made[0].stopped and not made[1].stopped and notes == ["a port was taken under us; retrying with new ports"]
+
+    twice = [FakeCluster(PortError("taken")), FakeCluster(PortError("taken again"))]
+    with pytest.raises(PortError, match="taken again"):
+        boot_with_retry(iter(list(twice)).__next__, notes.append)
+    assert all(cluster.stopped for cluster in twice)
+
+    dead = FakeCluster(BootError("died"))
+    with pytest.raises(BootError):
+        boot_with_retry(iter([dead]).__next__, notes.append)
+    assert dead.stopped
