@@ -75,8 +75,8 @@ def test_the_tox_lines_ci_does_not_run_judge_a_cell_set(tmp_path: Path) -> None:
     judge KIP-142's cells on 2.6 through `kcompat run`, each in its venv: no fail, nothing sent above
     what was measured (the check that caught the typed table's Metadata v4)."""
     middle = [f"confluent:{release}" for release in _tox_lines()[1:-1]]
-    # No -n: one cluster per release, which loadgroup keeps on one worker anyway, and this test runs beside
-    # the suite's own workers.
+    # No -n: this test runs beside the suite's two workers, and two of its own would make four JVM-booting
+    # processes on two cores (alone, -n 2 took 46 s here and one process 56 s, on a loaded machine).
     done = kcompat("run", "--brokers", "2.6", "--clients", ",".join(middle), "--kip", "KIP-142",
                    "--out", str(tmp_path / "run"), timeout=900)
     _ok(done)
