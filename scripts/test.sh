@@ -3,10 +3,11 @@
 #   1. unit and plugin tests alone (tests/unit, no broker): a broken one stops CI here, in
 #      a minute or two, with the line "scripts/test.sh: unit tests failed";
 #   2. integration tests (real brokers as local JVMs, the three clients, the container
-#      provider's own tests) on two xdist workers, except those marked `own_workers`;
-#   3. the `own_workers` tests alone, in one process: they start `kcompat run -n 2` and assert
-#      what its two workers do (one boot per cluster under --dist loadgroup); beside stage 2's
-#      two workers they would make four JVM-booting processes on two cores;
+#      provider's own tests) on two xdist workers, except those marked `own_workers`; a
+#      `kcompat run` these tests start has no workers of its own there (tests/console.py's
+#      run_workers), so never more than two JVM-booting processes share the two cores;
+#   3. the `own_workers` tests alone, in one process: the main job's script runs
+#      `kcompat run -n 2`, and its test checks that the two workers boot each cluster once;
 #   4. every test that boots through the plugin's provider (marker `provider`: boot, 3-node,
 #      SASL/ACLs, plug-ins, clients; ZooKeeper-era 0.11/2.8/3.9 and KRaft 3.9/4.4) again with
 #      brokers in Docker containers;

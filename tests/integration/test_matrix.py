@@ -23,6 +23,7 @@ from harness.records import RECORDS_FILE, Record, read_records
 pytestmark = pytest.mark.timeout(1800)  # the module's run (a fixture) boots ten clusters
 
 from tests.console import KCOMPAT as CONSOLE_SCRIPT  # noqa: E402
+from tests.console import run_workers  # noqa: E402
 
 KCOMPAT = [CONSOLE_SCRIPT]  # the installed console script, as users type it
 BROKERS = "2.3,2.5,2.6,3.9,4.4"
@@ -35,10 +36,9 @@ def kcompat(*args: str, timeout: float = 1500) -> subprocess.CompletedProcess[st
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
-    """The run with two workers of its own: the tests that use it are marked `own_workers` (run alone)."""
     out = tmp_path_factory.mktemp("matrix") / "run"
     done = kcompat("run", "--brokers", BROKERS, "--clients", CLIENTS, "--kip", "KIP-525", "--kip", "KIP-569",
-                   "-n", "2", "--quiet", "--out", str(out))
+                   "-n", run_workers(), "--quiet", "--out", str(out))
     return done, out
 
 
@@ -52,7 +52,6 @@ def _cell(cells: dict[str, Record], cell_id: str) -> Record:
     return cells[cell_id]
 
 
-@pytest.mark.own_workers
 def test_every_cell_is_judged_and_the_run_exits_0(run: tuple[subprocess.CompletedProcess[str], Path],
                                                   cells: dict[str, Record]) -> None:
     done, out = run
@@ -70,7 +69,6 @@ def test_every_cell_is_judged_and_the_run_exits_0(run: tuple[subprocess.Complete
     assert any(not row["testable"] and row["reason"] for row in coverage)
 
 
-@pytest.mark.own_workers
 @pytest.mark.parametrize(("cell_id", "outcome", "limited_by"), [
     # KIP-525: configs in the CreateTopics response from v5 (2.4)
     ("KIP-525/create-returns-configs[2.3.1-zk|wire]", "unsupported", "broker"),
@@ -102,7 +100,6 @@ def test_the_verdicts_the_kips_imply(cells: dict[str, Record], cell_id: str, out
     assert (record.outcome, record.limited_by) == (outcome, limited_by), record.reason
 
 
-@pytest.mark.own_workers
 def test_configs_appear_from_2_4_through_java_and_wire_never_through_confluent(cells: dict[str, Record]) -> None:
     for record in cells.values():
         if record.claim_id != "KIP-525/create-returns-configs":
@@ -115,7 +112,6 @@ def test_configs_appear_from_2_4_through_java_and_wire_never_through_confluent(c
             assert shows == (record.broker_version != "2.3.1"), record.cell_id
 
 
-@pytest.mark.own_workers
 def test_every_confluent_kip569_cell_is_limited_by_the_client(cells: dict[str, Record]) -> None:
     confluent = [r for r in cells.values() if r.kip == "KIP-569" and r.client_kind == "confluent"
                  and r.claim_id != "KIP-569/sensitive-config-value-hidden"]
@@ -125,7 +121,6 @@ def test_every_confluent_kip569_cell_is_limited_by_the_client(cells: dict[str, R
         assert record.request_version == 1 and record.client_max_version == 1, record.cell_id
 
 
-@pytest.mark.own_workers
 def test_records_carry_the_contract(cells: dict[str, Record]) -> None:
     record = _cell(cells, "KIP-525/create-returns-configs[2.6.3-zk|java:4.4.0]")
     assert record.request_version == 5 and record.broker_max_version == 5 and record.client_max_version >= 5
@@ -134,7 +129,6 @@ def test_records_carry_the_contract(cells: dict[str, Record]) -> None:
     assert record.client_version == "4.4.0" and record.java_version and record.log
 
 
-@pytest.mark.own_workers
 def test_resume_keeps_every_recorded_cell(run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
     _, out = run
     before = (out / RECORDS_FILE).read_bytes()
@@ -191,7 +185,6 @@ def test_bad_input_is_one_line_before_anything_boots(tmp_path: Path) -> None:
     assert done.returncode == 1 and "exists and is not empty" in done.stderr
 
 
-@pytest.mark.own_workers
 def test_repro_runs_a_recorded_cell_again(run: tuple[subprocess.CompletedProcess[str], Path], tmp_path: Path) -> None:
     _, out = run
     done = kcompat("repro", "KIP-525/admin-topic-config-method[2.6.3-zk|java:4.4.0]", "--run", str(out),
@@ -225,7 +218,6 @@ def test_qualify_fails_on_an_unreviewed_deviation_and_passes_with_the_reviewed_l
         assert (tmp_path / name / "page" / "index.html").is_file()
 
 
-@pytest.mark.own_workers
 def test_the_page_of_this_run_in_chromium(run: tuple[subprocess.CompletedProcess[str], Path],
                                           cells: dict[str, Record]) -> None:
     """The page a person opens after the run: it loads without errors, counts right, and a click shows a cell."""

@@ -121,8 +121,9 @@ def test_ci_runs_the_unit_tests_first_and_alone_and_logs_where_time_goes() -> No
 
 
 def test_nested_runs_with_workers_never_share_the_cores_with_the_suites_workers() -> None:
-    """A test that starts `kcompat run -n 2` (or scripts/main.sh, which does) is marked `own_workers`; CI runs
-    those in a stage without xdist and leaves them out of the stages that have workers."""
+    """A `kcompat run` a test starts takes its worker count from tests/console.py's run_workers (none inside an
+    xdist worker); a test of scripts/main.sh, which always takes two, is marked `own_workers`, and CI runs
+    those in a stage without xdist, leaving them out of the stages that have workers."""
     stages = _pytest_stages()
     alone = [step for step in stages if '-m "own_workers' in step]
     assert len(alone) == 1 and " -n " not in alone[0]
@@ -130,5 +131,6 @@ def test_nested_runs_with_workers_never_share_the_cores_with_the_suites_workers(
                and "--kc-provider container" not in step)
     for path in sorted((ROOT / "tests" / "integration").glob("test_*.py")):
         source = path.read_text()
-        if '"-n", "2"' in source or "scripts/main.sh" in source:
-            assert "pytest.mark.own_workers" in source, f"{path.name} starts workers of its own but is not marked"
+        assert not re.search(r'"-n", "[1-9]', source), f"{path.name}: take -n from run_workers()"
+        if "scripts/main.sh" in source:
+            assert "pytest.mark.own_workers" in source, f"{path.name} runs scripts/main.sh (-n 2) but is not marked"
