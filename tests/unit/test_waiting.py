@@ -1,6 +1,8 @@
-"""The bounded waits: attempts until a deadline (with a fake clock), poll's value, retry's count and pauses."""
+"""The bounded waits (attempts until a deadline, with a fake clock; poll; retry) and callers whose loops they replaced."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -128,3 +130,36 @@ def test_a_boot_retries_once_on_a_taken_port_and_stops_every_cluster_that_failed
     with pytest.raises(BootError):
         boot_with_retry(iter([dead]).__next__, notes.append)
     assert dead.stopped
+
+
+class Answers:
+    """A readiness strategy that is not ready for its first ``pending`` attempts."""
+
+    what = "broker on 127.0.0.1:1"
+
+    def __init__(self, pending: int) -> None:
+        self.pending, self.attempts = pending, 0
+
+    def attempt(self) -> str | None:
+        self.attempts += 1
+        return f"refused ({self.attempts})" if self.attempts <= self.pending else None
+
+
+def test_readiness_waits_for_the_strategy_and_times_out_naming_the_last_reason_and_the_log(tmp_path: Path) -> None:
+    from harness.errors import BootError
+    from harness.readiness import wait_until
+
+    ready = Answers(pending=2)
+    assert wait_until(ready, timeout=60.0, interval=0.001) >= 0.0 and ready.attempts == 3
+
+    never = Answers(pending=10**9)
+    with pytest.raises(BootError, match=r"broker on 127.0.0.1:1 not ready after 0.0s \(last: refused \(\d+\)\); "
+                                        r"log: .*broker.log"):
+        wait_until(never, timeout=0.0, log=tmp_path / "broker.log")
+    assert never.attempts == 1  # a zero timeout still looks once
+
+    def died() -> None:
+        raise BootError("the broker exited with code 1")
+
+    with pytest.raises(BootError, match="exited"):
+        wait_until(Answers(pending=0), timeout=60.0, alive=died)
