@@ -23,6 +23,7 @@ from harness.records import RECORDS_FILE, Record, read_records
 pytestmark = pytest.mark.timeout(1800)  # the module's run (a fixture) boots ten clusters
 
 from tests.console import KCOMPAT as CONSOLE_SCRIPT  # noqa: E402
+from tests.console import run_workers  # noqa: E402
 
 KCOMPAT = [CONSOLE_SCRIPT]  # the installed console script, as users type it
 BROKERS = "2.3,2.5,2.6,3.9,4.4"
@@ -37,7 +38,7 @@ def kcompat(*args: str, timeout: float = 1500) -> subprocess.CompletedProcess[st
 def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
     out = tmp_path_factory.mktemp("matrix") / "run"
     done = kcompat("run", "--brokers", BROKERS, "--clients", CLIENTS, "--kip", "KIP-525", "--kip", "KIP-569",
-                   "-n", "2", "--quiet", "--out", str(out))
+                   "-n", run_workers(), "--quiet", "--out", str(out))
     return done, out
 
 
