@@ -18,7 +18,6 @@ import json
 import re
 import shutil
 import subprocess
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from .config import HarnessConfig
 from .errors import ArtifactError, ConfigError
 from .locking import exclusive
 from .reaper import kill_tree, spawn
+from .waiting import poll
 
 DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
 MAVEN_TIMEOUT = 1200.0
@@ -265,26 +265,26 @@ class ArtifactStore:
                      progress: DownloadProgress | None) -> int:
         """Run Maven into ``log_path``, following its downloads; killed at the deadline or on any exit."""
         files = size = 0
-        deadline = time.monotonic() + MAVEN_TIMEOUT
         try:
             with log_path.open("w") as log, log_path.open() as follow:
                 proc = spawn(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=workdir)
+
+                def exited() -> int | None:
+                    """Report the downloads logged since the last look; Maven's exit code once it has one."""
+                    nonlocal files, size
+                    for line in iter(follow.readline, ""):
+                        if (found := _DOWNLOADED.search(line)) and progress is not None:
+                            files += 1
+                            size += int(float(found["size"]) * _UNITS[found["unit"]])
+                            progress(files, size)
+                    return proc.poll()
+
                 try:
-                    while True:
-                        line = follow.readline()
-                        if line:
-                            if (found := _DOWNLOADED.search(line)) and progress is not None:
-                                files += 1
-                                size += int(float(found["size"]) * _UNITS[found["unit"]])
-                                progress(files, size)
-                            continue
-                        rc = proc.poll()
-                        if rc is not None:
-                            return rc
-                        if time.monotonic() > deadline:
-                            raise ArtifactError(f"Maven did not finish resolving {label} in {MAVEN_TIMEOUT:.0f}s",
-                                                log=log_path)
-                        time.sleep(0.1)
+                    rc = poll(exited, timeout=MAVEN_TIMEOUT, interval=0.1)
+                    if rc is None:
+                        raise ArtifactError(f"Maven did not finish resolving {label} in {MAVEN_TIMEOUT:.0f}s",
+                                            log=log_path)
+                    return rc
                 finally:
                     if proc.poll() is None:
                         kill_tree(proc.pid)

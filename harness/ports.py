@@ -24,9 +24,9 @@ PORT_RANGE = range(20000, 32000)
 
 
 def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as trial:
         try:
-            probe.bind((host, port))
+            trial.bind((host, port))
         except OSError:
             return False
     return True

@@ -2,8 +2,9 @@
 
 A strategy makes one attempt and returns ``None`` when ready or the reason it
 is not yet; ``wait_until`` polls it every ``interval`` seconds (10 ms, so a
-broker is seen ready within one interval of answering) and, between polls,
-lets the caller raise if the process it waits for has died.
+broker is seen ready within one interval of answering; ``harness.waiting``
+keeps the time) and, before each attempt, lets the caller raise if the
+process it waits for has died.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Protocol
 from .errors import BootError, HarnessError
 from .protocol import ApiVersionRange, WireConnection
 from .spec import SaslSpec
+from .waiting import attempts
 
 
 class Readiness(Protocol):
@@ -39,15 +41,13 @@ def wait_until(
 ) -> float:
     """Poll ``strategy`` until ready; return the seconds it took."""
     started = time.monotonic()
-    deadline = started + timeout
-    while True:
+    reason = ""
+    for _ in attempts(timeout, interval=interval):
         alive()
         reason = strategy.attempt() or ""
         if not reason:
             return time.monotonic() - started
-        if time.monotonic() >= deadline:
-            raise BootError(f"{strategy.what} not ready after {timeout:.1f}s (last: {reason})", log=log)
-        time.sleep(interval)
+    raise BootError(f"{strategy.what} not ready after {timeout:.1f}s (last: {reason})", log=log)
 
 
 @dataclass

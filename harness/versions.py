@@ -2,17 +2,45 @@
 
 Scenarios and providers never compare version strings inline; they ask
 ``version.supports("kraft")``.  The capability table is the one place where a
-feature is tied to the release that introduced (or removed) it.
+feature is tied to the release that introduced (or removed) it.  ``version_key``
+is the one order of version text, for ``KafkaVersion`` and for every report that
+sorts the versions records carry.  This module imports ``packaging`` only when a
+version is parsed, so the history's Spark archive (reports/history/submit.py)
+can ship it for ``version_key`` alone.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
-
-from packaging.version import InvalidVersion, Version
+from typing import TYPE_CHECKING
 
 from .errors import UnknownVersionError
+
+if TYPE_CHECKING:
+    from packaging.version import Version
+
+_RELEASE = re.compile(r"(\d+(?:\.\d+)*)[-._]?(.*)", re.DOTALL)
+_RUNS = re.compile(r"\d+|\D+")
+
+VersionKey = tuple[tuple[int, ...], int, tuple[tuple[int, int, str], ...]]
+
+
+def version_key(text: str | None) -> VersionKey:
+    """Release order of any version text: ``2.10`` after ``2.9``, ``2.4`` equal to ``2.4.0``.
+
+    A suffix (``4.0.0-rc1``) sorts before its release, as a pre-release does, and suffixes
+    among themselves in natural order (``rc2`` before ``rc10``).  Text that does not start with
+    a number (None, ``""``, ``"latest"``) sorts before every release, by its text.
+    """
+    found = _RELEASE.fullmatch((text or "").strip())
+    release: tuple[int, ...] = tuple(int(part) for part in found[1].split(".")) if found else ()
+    while release and release[-1] == 0:
+        release = release[:-1]
+    suffix = found[2] if found else (text or "").strip()
+    runs = tuple((0, int(run), "") if run.isdigit() else (1, 0, run) for run in _RUNS.findall(suffix))
+    return release, 0 if suffix or not found else 1, runs
 
 
 @dataclass(frozen=True)
@@ -23,10 +51,9 @@ class Capability:
     until: str | None = None
     source: str = ""
 
-    def holds_for(self, version: Version) -> bool:
-        if version < Version(self.since):
-            return False
-        return self.until is None or version < Version(self.until)
+    def holds_for(self, version: KafkaVersion) -> bool:
+        key = version_key(version.text)
+        return version_key(self.since) <= key and (self.until is None or key < version_key(self.until))
 
 
 CAPABILITIES: dict[str, Capability] = {
@@ -67,6 +94,8 @@ class KafkaVersion:
     def parse(cls, text: str | KafkaVersion) -> KafkaVersion:
         if isinstance(text, KafkaVersion):
             return text
+        from packaging.version import InvalidVersion, Version
+
         raw = str(text).strip()
         try:
             parsed = Version(raw)
@@ -100,20 +129,20 @@ class KafkaVersion:
             raise KeyError(
                 f"unknown capability {capability!r}; known: {', '.join(sorted(CAPABILITIES))}"
             ) from None
-        return cap.holds_for(self._parsed)
+        return cap.holds_for(self)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, KafkaVersion):
             return NotImplemented
-        return self._parsed == other._parsed  # "2.4" == "2.4.0", as packaging says
+        return version_key(self.text) == version_key(other.text)  # "2.4" == "2.4.0", as packaging says
 
     def __hash__(self) -> int:
-        return hash(self._parsed)
+        return hash(version_key(self.text))
 
     def __lt__(self, other: KafkaVersion) -> bool:
         if not isinstance(other, KafkaVersion):
             return NotImplemented
-        return self._parsed < other._parsed
+        return version_key(self.text) < version_key(other.text)
 
     def __str__(self) -> str:
         return self.text

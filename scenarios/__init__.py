@@ -1,6 +1,7 @@
-"""Parametrized compatibility scenarios (KIP-108, -142, -195, -525, -569).
+"""The compatibility scenarios: one test over every cell of the claim book.
 
-Scenario modules live here and run with ``pytest scenarios``; they import
-``fixtures`` and ``harness`` only.  The broker axis comes from
-``harness/catalog.toml``; the client axis arrives with the client adapters.
+``test_cells.py`` is parametrized from the claims (``scenarios/claims``, the documents'
+texts in ``scenarios/sources``) and runs with ``pytest scenarios``; the probes that
+observe what each claim names are harness's (``harness/matrix/probes/``).  It imports
+``fixtures`` and ``harness`` only.
 """

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# The project's own tests, as CI runs them:
-#   1. unit, plugin and integration tests (real brokers as local JVMs, the
-#      three clients, the container provider's own tests) on two xdist workers;
-#   2. every test that boots through the plugin's provider (marker `provider`:
-#      boot, 3-node, SASL/ACLs, plug-ins, clients; ZooKeeper-era 0.11/2.8/3.9
-#      and KRaft 3.9/4.4) again with brokers in Docker containers;
-#   3. the confluent-kafka axis through tox for the oldest and newest lines (a tox
-#      env costs ~107 s); every line is measured against the stub broker and the
-#      lines between judge KIP-142's cells in step 1 (tests/integration/test_limits.py).
-# A Docker engine is installed and started when missing (scripts/docker.sh);
-# when none can be had the container tests fail and say why, never skip.
-# Exit code 5 (no tests collected) is a failure, not a pass.  With arguments,
-# only `pytest ARGS` runs (a developer's selection).
+# The project's own tests, as CI runs them, fastest feedback first:
+#   1. unit and plugin tests alone (tests/unit, no broker): a broken one stops CI here, in
+#      a minute or two, with the line "scripts/test.sh: unit tests failed";
+#   2. integration tests (real brokers as local JVMs, the three clients, the container
+#      provider's own tests) on two xdist workers, except those marked `own_workers`; a
+#      `kcompat run` these tests start has no workers of its own there (tests/console.py's
+#      run_workers), so never more than two JVM-booting processes share the two cores;
+#   3. the `own_workers` tests alone, in one process: the main job's script runs
+#      `kcompat run -n 2`, and its test checks that the two workers boot each cluster once;
+#   4. every test that boots through the plugin's provider (marker `provider`: boot, 3-node,
+#      SASL/ACLs, plug-ins, clients; ZooKeeper-era 0.11/2.8/3.9 and KRaft 3.9/4.4) again with
+#      brokers in Docker containers;
+#   5. the confluent-kafka axis through tox for the oldest and newest lines (a tox env costs
+#      ~107 s); every line is measured against the stub broker and the lines between judge
+#      KIP-142's cells in stage 2 (tests/integration/test_limits.py).
+# Each pytest stage ends with its 25 slowest tests (--durations), so the log says where time goes.
+# A Docker engine is installed and started when missing (scripts/docker.sh); when none can be
+# had the container tests fail and say why, never skip.  Exit code 5 (no tests collected) is a
+# failure, not a pass.  With arguments, only `pytest ARGS` runs (a developer's selection).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh || exit 1
@@ -31,10 +37,19 @@ if [ "$#" -gt 0 ]; then
   exit 0
 fi
 
-.venv/bin/python -m pytest -n 2 --dist loadfile -m "not nightly"
-check "pytest" $?
+# Static checks, when there are any, run here: before the unit tests, cheapest first.
 
-.venv/bin/python -m pytest -n 2 --dist loadfile -m "provider and not nightly" --kc-provider container tests/integration
+.venv/bin/python -m pytest -n 2 --dist loadfile -m "not nightly" --durations=25 tests/unit
+check "unit tests" $?
+
+.venv/bin/python -m pytest -n 2 --dist loadfile -m "not nightly and not own_workers" --durations=25 tests/integration
+check "integration tests" $?
+
+.venv/bin/python -m pytest -m "own_workers and not nightly" --durations=25 tests/integration
+check "integration tests with their own workers" $?
+
+.venv/bin/python -m pytest -n 2 --dist loadfile -m "provider and not nightly" --kc-provider container --durations=25 \
+  tests/integration
 check "pytest --kc-provider container" $?
 
 # The client axis: same client tests, other confluent-kafka releases (tox.ini).

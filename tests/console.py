@@ -14,6 +14,14 @@ from pathlib import Path
 KCOMPAT = str(Path(sys.executable).parent / "kcompat")
 
 
+def run_workers() -> str:
+    """``-n`` for a ``kcompat run`` a test starts: 2 when the suite runs in one process, 0 inside an xdist
+    worker, where two more workers beside the suite's own would put four JVM-booting processes on two cores
+    (CPU-bound boots: they would only trade places).  Whether xdist's ``--dist loadgroup`` still boots each
+    cluster once is checked by the main job's test, marked ``own_workers``, which CI runs alone."""
+    return "0" if os.environ.get("PYTEST_XDIST_WORKER") else "2"
+
+
 def kcompat(*args: str, timeout: float = 600, cwd: Path | None = None,
             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``kcompat ARGS`` to the end (bounded), with its output captured as text."""

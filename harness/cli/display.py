@@ -28,8 +28,8 @@ UNWRAPPED_WIDTH = 1_000_000
 
 def console(*, stderr: bool = False) -> Console:
     """A console for stdout or stderr that wraps only on a terminal."""
-    probe = Console(stderr=stderr)
-    if probe.is_terminal:
+    plain = Console(stderr=stderr)
+    if plain.is_terminal:
         return Console(stderr=stderr, soft_wrap=True)
     return Console(stderr=stderr, soft_wrap=True, width=UNWRAPPED_WIDTH)
 

@@ -45,17 +45,20 @@ def checked_claims(claims: Path | None) -> Path | None:
 @click.option("--observations", metavar="N",
               help="Observations of a cell whose first deviates, in all (overrides the global --observations).")
 @click.option("-n", "workers", type=click.IntRange(0, 16), default=0, help="pytest-xdist workers (0: one process).")
-@click.option("--out", type=click.Path(path_type=Path), required=True, help="The run directory (must not exist).")
+@click.option("--out", type=click.Path(path_type=Path), help="The run directory (must not exist; not with --plan).")
 @click.option("--resume", is_flag=True, help="Continue the run in --out: recorded cells are kept, the rest run.")
 @click.option("-m", "markexpr", help="pytest marker selection, e.g. kip525 or createtopics.")
 @click.option("-k", "keyword", help="pytest keyword selection on cell ids.")
 @click.option("--quiet", is_flag=True, help="Only the summary, not pytest's progress.")
 @click.option("--allure", is_flag=True, help="Also allure results and the HTML report in the run directory.")
+@click.option("--plan", "plan_only", is_flag=True,
+              help="Only list the selection's cells (the claim book loaded and checked); boot nothing, write nothing.")
 @CLAIMS_OPTION
 @click.pass_context
 def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, kips: tuple[str, ...], mode: str,
                 provider: str | None, observations: str | None, workers: int, out: Path, resume: bool,
-                markexpr: str | None, keyword: str | None, quiet: bool, allure: bool, claims: Path | None) -> None:
+                markexpr: str | None, keyword: str | None, quiet: bool, allure: bool, plan_only: bool,
+                claims: Path | None) -> None:
     """Run a slice of the compatibility matrix into a run directory (records.jsonl, run.json, logs)."""
     import dataclasses
 
@@ -65,6 +68,14 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
     from ..matrix.runner import RunOptions, run_matrix, settings_args
 
     claims = checked_claims(claims)
+    if plan_only:
+        if out is not None or resume or markexpr or keyword:
+            raise click.UsageError("--plan lists the cells of a selection (before pytest's -m/-k): it takes no "
+                                   "--out, --resume, -m or -k")
+        _plan(brokers_, mode, clients, kips, claims)
+        return
+    if out is None:
+        raise click.UsageError("Missing option '--out' (the run directory)")
     config = harness_config(ctx)
     if provider is not None:
         config = dataclasses.replace(config, provider=provider)
@@ -94,6 +105,31 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
         return result.exit_code
 
     ctx.exit(work())
+
+
+def _plan(brokers_: str | None, mode: str, clients: str | None, kips: tuple[str, ...], claims: Path | None) -> None:
+    """``run --plan``: the cells a run of this selection would have, one id a line, then what they cover.
+
+    The book and the selection go through the same checks as a run's (a bad claim is its ``file:line``
+    error), so an author sees a new book load, and its cells, without a broker.
+    """
+    from ..catalog import load_catalog
+    from ..errors import ConfigError
+    from ..matrix.claims import claims_dir, load_claim_book
+    from ..matrix.plan import Selection, plan
+    from ..matrix.runner import NO_CELLS
+
+    directory = claims_dir(claims)
+    book = load_claim_book(directory)
+    cells = plan(Selection.of(brokers_, mode, clients, kips), book, load_catalog())
+    if not cells:
+        raise ConfigError(NO_CELLS)
+    for cell in cells:
+        click.echo(cell.cell.id)
+    documents = [kip for kip in book.kips if any(c.claim.kip == kip for c in cells)]
+    click.echo(f"{len(cells)} cells: {len({c.claim.id for c in cells})} claims of {', '.join(documents)} "
+               f"({directory}) on {len({(c.version, c.mode) for c in cells})} broker(s), "
+               f"{len({c.cluster_key for c in cells})} cluster(s) to boot; nothing booted")
 
 
 def _record_line(label: str, record: Any) -> str:

@@ -14,7 +14,6 @@ import dataclasses
 import logging
 import re
 import threading
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -26,6 +25,7 @@ from confluent_kafka import KafkaError, KafkaException
 from confluent_kafka import admin as ck
 
 from ..errors import ConfigError, HarnessError
+from ..waiting import poll
 from .base import (
     CONFIG_SOURCES,
     AclSpec,
@@ -144,10 +144,8 @@ class ConfluentClient:
                 dropped.append(name)
 
     def _request_version(self, mark: int, api: str) -> int | None:
-        deadline = time.monotonic() + 2.0
-        while (found := self._log.version_since(mark, api)) is None and time.monotonic() < deadline:
-            self._admin.poll(0.05)  # the logger callback is served by poll()
-        return found
+        # the logger callback is served by poll(), so poll() fills the wait
+        return poll(lambda: self._log.version_since(mark, api), timeout=2.0, interval=0.05, pause=self._admin.poll)
 
     def _call(self, operation: str, api: str, method: Callable[..., Any], argument: Any, options: dict[str, Any],
               describe: Callable[[Any, Future[Any]], ResourceOutcome]) -> AdminResult:

@@ -15,11 +15,11 @@ from __future__ import annotations
 import select
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from ..errors import EngineError
 from ..reaper import owner_token
+from ..waiting import retry
 from . import engine
 from .orphans import remove_orphans_of
 
@@ -57,15 +57,18 @@ def main(argv: list[str]) -> int:
     sys.stdout.buffer.write(READY)
     sys.stdout.buffer.flush()
     sys.stdin.buffer.read()  # returns at EOF: the owner closed the pipe or died
-    for attempt in range(1, SWEEP_ATTEMPTS + 1):
-        try:
-            for name in remove_orphans_of(owner, cache_dir):
-                print(f"removed {name} of {owner}", file=sys.stderr)
-            return 0
-        except EngineError as exc:  # an engine restarting: try again, a bounded number of times
-            print(f"sweep {attempt}/{SWEEP_ATTEMPTS} failed: {exc}", file=sys.stderr)
-            time.sleep(2)
-    return 1
+    def failed(attempt: int, exc: Exception) -> None:
+        print(f"sweep {attempt}/{SWEEP_ATTEMPTS} failed: {exc}", file=sys.stderr)
+
+    try:  # an engine restarting: try again, a bounded number of times
+        removed = retry(lambda: remove_orphans_of(owner, cache_dir), times=SWEEP_ATTEMPTS,
+                        when=lambda exc: isinstance(exc, EngineError), delay=lambda _: 2.0, on_retry=failed)
+    except EngineError as exc:
+        failed(SWEEP_ATTEMPTS, exc)
+        return 1
+    for name in removed:
+        print(f"removed {name} of {owner}", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":

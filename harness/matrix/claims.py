@@ -21,6 +21,10 @@ documents for pairs in range (``[[claim.expect]]``) and for pairs below it
 (``[[claim.fallback]]``, per side that is short), each with the verbatim quote
 it rests on.  What one cell expects is derived from these and the versions
 the two sides can use (``verdict.documented_for``); nothing is written per cell.
+A fallback several claims of a file share is written once, as a named
+``[fallbacks.NAME]`` table, and taken by ``use = "NAME"`` where a claim's
+``[[claim.fallback]]`` would stand: the loaded claim is the same as with the
+table copied in.  docs/CLAIMS.md is the schema for authors.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import functools
 import hashlib
 import html
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -225,21 +229,52 @@ def normalise_kip(text: str) -> str:
     return re.sub(r"(?i)^docs-", "DOCS-", text.strip())
 
 
+_HEADER = re.compile(r"\[\[?\s*[A-Za-z_][\w.\-\"' ]*\]\]?\s*(#.*)?\Z")
+"""A table header line (``[[claim]]``, ``[fallbacks.new-api]``): where a block of keys ends."""
+
+
 class _Where:
-    """Finds the line of a claim or of a key inside it, for error messages."""
+    """Finds the line of a claim, a named table or a key inside one, for error messages."""
 
     def __init__(self, path: Path, text: str):
         self.path = path
         self.lines = text.splitlines()
         self.headers = [i for i, line in enumerate(self.lines) if line.strip() == "[[claim]]"]
 
-    def __call__(self, index: int | None = None, key: str | None = None) -> str:
-        start = 0 if index is None or index >= len(self.headers) else self.headers[index]
-        end = len(self.lines) if index is None or index + 1 >= len(self.headers) else self.headers[index + 1]
+    def _end(self, start: int) -> int:
+        """The line after a block's last: the next header that does not open one of its sub-tables."""
+        for i in range(start + 1, len(self.lines)):
+            line = self.lines[i].strip()
+            if _HEADER.match(line) and not re.match(r"\[\[?\s*claim\.", line):
+                return i
+        return len(self.lines)
+
+    def _key(self, start: int, end: int, key: str | None) -> str:
         line = start
         if key is not None:
             pattern = re.compile(rf"(^|[\s{{,])\"?{re.escape(key)}\"?\s*=")
             line = next((i for i in range(start, end) if pattern.search(self.lines[i])), start)
+        return f"{self.path}:{line + 1}"
+
+    def __call__(self, index: int | None = None, key: str | None = None) -> str:
+        if index is None or index >= len(self.headers):
+            return self._key(0, len(self.lines), key)
+        return self._key(self.headers[index], self._end(self.headers[index]), key)
+
+    def table(self, name: str, key: str | None = None) -> str:
+        """A named table's header line (``[fallbacks.NAME]``), or the line of ``key`` inside it."""
+        quoted = re.escape(name)
+        header = re.compile(rf"\[\s*fallbacks\s*\.\s*(\"{quoted}\"|'{quoted}'|{quoted})\s*\]")
+        start = next((i for i, line in enumerate(self.lines) if header.match(line.strip())), None)
+        if start is None:  # written inline (fallbacks = { NAME = { ... } }): its name's line
+            return self._key(0, len(self.lines), name)
+        return self._key(start, self._end(start), key)
+
+    def use(self, index: int, name: str) -> str:
+        """The line of claim ``index`` that says ``use = "NAME"``, else the claim's line."""
+        pattern = re.compile(rf"(^|[\s{{,])use\s*=\s*[\"']{re.escape(name)}[\"']")
+        start = self.headers[index]
+        line = next((i for i in range(start, self._end(start)) if pattern.search(self.lines[i])), start)
         return f"{self.path}:{line + 1}"
 
 
@@ -258,47 +293,96 @@ def _names_error(key: str) -> bool:
     return key == "error" or key.endswith("_error")
 
 
-def _documented(raw: Any, where: _Where, index: int, table: str, probe: str, kip: str) -> Documented:
-    here = where(index, table)
+Locate = Callable[[str | None], str]
+"""``file:line`` of a documented table (None) or of a key in it: a claim's own table, or a named one."""
+_DOCUMENTED_KEYS = ("quote", "observe", "clients", "limited_by")
+
+
+def _documented(raw: Any, at: Locate, table: str, probe: str, *, what: str | None = None) -> Documented:
+    """One ``[[claim.expect]]`` or ``[[claim.fallback]]`` (``table``), checked against the claim's probe.
+
+    ``what`` names a shared table (``[fallbacks.NAME]``) in messages, so a mistake in it points at it,
+    whichever claim uses it.  A fallback without ``limited_by`` documents every short side.
+    """
+    name = what or f"[[claim.{table}]]"
+    here = at(None)
+
+    def fail(where: str, reason: str) -> ClaimError:
+        return _fail(where, reason if what is None or what in reason else f"{what}: {reason}")
+
     if not isinstance(raw, dict):
-        raise _fail(here, f"[[claim.{table}]] entries are tables")
-    unknown = set(raw) - {"quote", "observe", "clients", "limited_by"}
+        raise fail(here, f"{name} entries are tables")
+    unknown = set(raw) - set(_DOCUMENTED_KEYS)
     if unknown:
         key = sorted(unknown)[0]
-        raise _fail(where(index, key), f"unknown key {key!r} in [[claim.{table}]] "
-                                       "(known: quote, observe, clients, limited_by)")
+        raise fail(at(key), f"unknown key {key!r} in {name}; known: {', '.join(_DOCUMENTED_KEYS)}"
+                            + (", or use alone" if table == "fallback" and what is None else ""))
     quote = raw.get("quote")
     if not isinstance(quote, str) or not quote.strip():
-        raise _fail(here, f"every [[claim.{table}]] has the KIP's verbatim words in `quote`")
+        raise fail(here, f"every {name} has the KIP's verbatim words in `quote`")
     observe = raw.get("observe")
     if not isinstance(observe, dict) or not observe:
-        raise _fail(here, f"[[claim.{table}]] needs `observe`, a table of key = value or matcher")
+        raise fail(here, f"{name} needs `observe`, a table of key = value or matcher")
     spec = PROBES[probe]
     for key, matcher in observe.items():
         if not spec.knows(key):
-            raise _fail(where(index, key), f"probe {probe} does not observe {key!r}; it observes "
-                                           f"{', '.join(sorted(spec.keys))}"
-                                           + (", config.<name>.<attribute>" if spec.config_keys else ""))
+            raise fail(at(key), f"probe {probe} does not observe {key!r}; it observes "
+                                f"{', '.join(sorted(spec.keys))}"
+                                + (", config.<name>.<attribute>" if spec.config_keys else ""))
         if (problem := check_matcher(matcher)) is not None:
-            raise _fail(where(index, key), f"{key}: {problem}")
+            raise fail(at(key), f"{key}: {problem}")
         if _names_error(key) and isinstance(matcher, str) and matcher not in ERROR_NAMES:
-            raise _fail(where(index, key), f"{key}: unknown Kafka error name {matcher!r}")
+            raise fail(at(key), f"{key}: unknown Kafka error name {matcher!r}")
     clients = _strings(raw.get("clients", []), here, "clients")
     for kind in clients:
         if kind not in CLIENT_KINDS:
-            raise _fail(where(index, "clients"), f"unknown client kind {kind!r}; known: {', '.join(CLIENT_KINDS)}")
+            raise fail(at("clients"), f"unknown client kind {kind!r}; known: {', '.join(CLIENT_KINDS)}")
     limited_by = _strings(raw.get("limited_by", []), here, "limited_by")
     if table == "fallback":
-        if not limited_by:
-            raise _fail(here, "a [[claim.fallback]] names the short side(s) in limited_by "
-                              f"({', '.join(LIMITED_BY)})")
+        if "limited_by" in raw and not limited_by:
+            raise fail(at("limited_by"), f"limited_by names the short side(s) ({', '.join(LIMITED_BY)}); "
+                                         "leave it out for every side")
         for side in limited_by:
             if side not in LIMITED_BY:
-                raise _fail(where(index, "limited_by"), f"limited_by is one of {', '.join(LIMITED_BY)}, "
-                                                        f"not {side!r}")
+                raise fail(at("limited_by"), f"limited_by is one of {', '.join(LIMITED_BY)}, not {side!r}")
+        limited_by = limited_by or LIMITED_BY
     elif limited_by:
-        raise _fail(where(index, "limited_by"), "limited_by belongs to [[claim.fallback]]")
+        raise fail(at("limited_by"), "limited_by belongs to [[claim.fallback]]")
     return Documented(" ".join(quote.split()), dict(observe), clients, limited_by)
+
+
+def _shared(data: Mapping[str, Any], where: _Where) -> dict[str, Any]:
+    """The file's named fallbacks (``[fallbacks.NAME]``), as written: each is checked where a claim uses it,
+    against that claim's probe."""
+    shared = data.get("fallbacks", {})
+    if not isinstance(shared, dict):
+        raise _fail(where(None, "fallbacks"), "fallbacks is a table of named fallbacks ([fallbacks.NAME])")
+    for name, raw in shared.items():
+        if not _ID.match(name):
+            raise _fail(where.table(name), f"fallback name {name!r} is lower-case words joined by '-'")
+        if not isinstance(raw, dict):
+            raise _fail(where.table(name), f"fallbacks.{name} is a table of quote, observe, clients, limited_by")
+    return dict(shared)
+
+
+def _fallback(raw: Any, where: _Where, index: int, probe: str, shared: Mapping[str, Any], used: set[str],
+              claim: str) -> Documented:
+    """A claim's ``[[claim.fallback]]``: its own table, or ``use = "NAME"`` taking the file's named one."""
+    if not isinstance(raw, dict) or "use" not in raw:
+        return _documented(raw, lambda key: where(index, key or "fallback"), "fallback", probe)
+    name = raw["use"]
+    if not isinstance(name, str):
+        raise _fail(where(index, "use"), "use names a fallback of this file ([fallbacks.NAME]), a string")
+    at = where.use(index, name)
+    if set(raw) != {"use"}:
+        raise _fail(at, f"a [[claim.fallback]] with use = {name!r} takes fallbacks.{name} as written; "
+                        f"{', '.join(sorted(set(raw) - {'use'}))} belong in it, or in a fallback of the claim's own")
+    if name not in shared:
+        raise _fail(at, f"unknown fallback {name!r}; this file names "
+                        + (", ".join(shared) if shared else "none (declare it as [fallbacks.NAME])"))
+    used.add(name)
+    return _documented(shared[name], lambda key: where.table(name, key), "fallback", probe,
+                       what=f"[fallbacks.{name}] (used by {claim})")
 
 
 def parse_acl(text: str) -> AclSpec:
@@ -338,7 +422,7 @@ def _cluster(raw: Any, where: str) -> ClusterNeeds:
     return ClusterNeeds(nodes, users, acls, tuple(sorted(set(plugins))))
 
 
-def _claim(raw: Any, where: _Where, index: int, kip: str) -> Claim:
+def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, Any], used: set[str]) -> Claim:
     here = where(index)
     if not isinstance(raw, dict):
         raise _fail(here, "[[claim]] entries are tables")
@@ -377,8 +461,10 @@ def _claim(raw: Any, where: _Where, index: int, kip: str) -> Claim:
     for table in ("expect", "fallback"):
         if not isinstance(raw.get(table, []), list):
             raise _fail(where(index, table), f"{table} is a list of tables ([[claim.{table}]])")
-    expect = tuple(_documented(d, where, index, "expect", spec.name, kip) for d in raw.get("expect", []))
-    fallback = tuple(_documented(d, where, index, "fallback", spec.name, kip) for d in raw.get("fallback", []))
+    expect = tuple(_documented(d, lambda key: where(index, key or "expect"), "expect", spec.name)
+                   for d in raw.get("expect", []))
+    fallback = tuple(_fallback(d, where, index, spec.name, shared, used, f"{kip}/{raw['id']}")
+                     for d in raw.get("fallback", []))
     if not expect:
         raise _fail(here, "a claim documents what a pair in range observes: at least one [[claim.expect]]")
     clients = _strings(raw.get("clients", []), where(index, "clients"), "clients")
@@ -410,13 +496,18 @@ def load_claims_file(path: Path) -> KipClaims:
         raise _fail(where(), "the file starts with kip = \"KIP-NNN\" (or \"DOCS-<name>\" for a docs excerpt)")
     if path.stem != kip:
         raise _fail(where(), f"claims of {kip} live in {kip}.toml, not {path.name}")
-    unknown = set(data) - {"kip", "title", "source", "claim", "not_testable"}
+    unknown = set(data) - {"kip", "title", "source", "fallbacks", "claim", "not_testable"}
     if unknown:
         raise _fail(where(), f"unknown top-level key {sorted(unknown)[0]!r}")
     for table in ("claim", "not_testable"):
         if not isinstance(data.get(table, []), list):
             raise _fail(where(None, table), f"{table} is a list of tables ([[{table}]])")
-    claims = tuple(_claim(raw, where, i, kip) for i, raw in enumerate(data.get("claim", [])))
+    shared, used = _shared(data, where), set[str]()
+    claims = tuple(_claim(raw, where, i, kip, shared, used) for i, raw in enumerate(data.get("claim", [])))
+    for name in shared:
+        if name not in used:
+            raise _fail(where.table(name), f"fallbacks.{name} is used by no claim "
+                                           f"(a [[claim.fallback]] takes it with use = \"{name}\")")
     seen: set[str] = set()
     for i, claim in enumerate(claims):
         if claim.id in seen:
@@ -500,7 +591,7 @@ def _check_quotes(document: KipClaims, where: _Where) -> None:
 def _line_of_quote(where: _Where, index: int | None, quote: str) -> str:
     head = quote[:24]
     start = 0 if index is None else where.headers[index]
-    for number in range(start, len(where.lines)):
+    for number in (*range(start, len(where.lines)), *range(start)):  # a shared fallback's quote is above it
         if head in " ".join(where.lines[number].split()):
             return f"{where.path}:{number + 1}"
     return where(index)

@@ -23,6 +23,7 @@ from ..operations import Operation, perform
 from ..protocol import METADATA, metadata_request, pick_version
 from ..providers import Cluster
 from ..tools import add_acls_zookeeper, list_acls_zookeeper
+from ..waiting import attempts
 from .acls import AclCheck, acl_check, authorizes_nothing
 from .env import endpoint_of
 from .plan import PlannedCell
@@ -155,9 +156,9 @@ def grant_acls(cluster: Cluster, admin: WireClient, acls: Sequence[AclSpec], sto
 def _await_effect(cluster: Cluster, admin: WireClient, check: AclCheck) -> None:
     """Send the check's request as its user until the answer shows the ACL applied (bounded; see AclCheck)."""
     probe = WireClient(endpoint_of(cluster, check.user))
-    deadline = time.monotonic() + ACL_WAIT
+    error: str | None = None
     try:
-        while True:
+        for _ in attempts(ACL_WAIT, interval=0.2):
             if check.request == "create_topics":
                 result = probe.create_topics([NewTopic(check.topic, 1, 1)], validate_only=True)
                 error = result.resources[0].error_name if result.resources else result.exception
@@ -168,12 +169,10 @@ def _await_effect(cluster: Cluster, admin: WireClient, check: AclCheck) -> None:
                 if error == expected:
                     return
                 error = f"{error}, the super user {expected}"
-            if time.monotonic() > deadline:
-                raise ProbeFailed(f"set-up: {check.user}'s ACLs were granted but not applied within {ACL_WAIT:.0f}s "
-                                  f"({check.request} of {check.topic} as {check.user} still {error})")
-            time.sleep(0.2)
     finally:
         probe.close()
+    raise ProbeFailed(f"set-up: {check.user}'s ACLs were granted but not applied within {ACL_WAIT:.0f}s "
+                      f"({check.request} of {check.topic} as {check.user} still {error})")
 
 
 def _metadata_error(probe: WireClient, topic: str) -> str:
@@ -191,9 +190,9 @@ def await_acls(admin: WireClient, acls: Sequence[AclSpec]) -> None:
     """Wait (bounded) until DescribeAcls lists every binding: the broker's authorizer answers DescribeAcls
     from the ACLs it applies (ZooKeeper's cache, KRaft's metadata image), so listed means applied."""
     wanted = {a.label for a in acls}
-    deadline = time.monotonic() + ACL_WAIT
-    while True:
-        listed: set[str] = set()
+    listed: set[str] = set()
+    for _ in attempts(ACL_WAIT, interval=0.2):
+        listed = set()
         for resource_type, name in {(a.resource_type, a.resource_name) for a in acls}:
             result = admin.describe_acls(resource_type, name)
             if result.exception:
@@ -202,9 +201,7 @@ def await_acls(admin: WireClient, acls: Sequence[AclSpec]) -> None:
             listed.update(r.resource for r in result.resources if r.error_code == 0)
         if wanted <= listed:
             return
-        if time.monotonic() > deadline:
-            raise ProbeFailed(f"set-up: ACL(s) {', '.join(sorted(wanted - listed))} were created but DescribeAcls "
-                              f"did not list them within {ACL_WAIT:.0f}s")
-        time.sleep(0.2)
+    raise ProbeFailed(f"set-up: ACL(s) {', '.join(sorted(wanted - listed))} were created but DescribeAcls "
+                      f"did not list them within {ACL_WAIT:.0f}s")
 
 

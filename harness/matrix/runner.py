@@ -14,7 +14,6 @@ import datetime
 import json
 import os
 import platform
-import re
 import shlex
 import shutil
 import signal
@@ -35,7 +34,7 @@ from ..clients.ref import ClientRef
 from ..clients.venv import host_env
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
-from ..records import ACCEPTED, DOCUMENT_ID, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
+from ..records import ACCEPTED, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
 from ..reaper import new_run_id, spawn
 from .claims import claim_files, claims_digest, claims_dir, load_claim_book, scenarios_dir
 from .plan import PlannedCell, Selection, client_refs, plan
@@ -44,6 +43,7 @@ from .summary import summary_lines
 CHILD_GRACE = 60.0
 """Seconds a pytest child gets to tear its clusters down after Ctrl-C before it is killed."""
 Echo = Callable[[str], None]
+NO_CELLS = "the selection has no cells (no claim of these KIPs applies to these clients)"
 
 
 @dataclass(frozen=True)
@@ -101,17 +101,6 @@ def claims_json(directory: Path) -> dict[str, Any]:
             "sha256": claims_digest(directory)}
 
 
-def _scenario_kips() -> set[str]:
-    """Documents with a scenario module (``KIP = "KIP-N"`` or ``"DOCS-name"`` in scenarios/test_*.py): only their
-    cells can run."""
-    found = set()
-    for module in scenarios_dir().glob("test_*.py"):
-        match = re.search(rf'^KIP = "({DOCUMENT_ID})"', module.read_text(encoding="utf-8"), re.MULTILINE)
-        if match:
-            found.add(match.group(1))
-    return found
-
-
 def _kinds_json(releases: Callable[[str], RunReleases]) -> dict[str, Any]:
     """run.json's entries about each client kind (``java_clients``, ``confluent``), as the kind writes them."""
     found: dict[str, Any] = {}
@@ -166,17 +155,13 @@ def prepare(options: RunOptions, config: HarnessConfig) -> tuple[RunOptions, lis
                           f"kcompat run --resume {options.out}")
     book = load_claim_book(claims_dir(options.claims))
     cells = plan(options.selection, book, load_catalog())
-    orphans = sorted({c.claim.kip for c in cells} - _scenario_kips())
-    if orphans:
-        raise ConfigError(f"{orphans[0]} has claims but no scenario module in {scenarios_dir()} "
-                          f"(a test_*.py declaring KIP = \"{orphans[0]}\"); choose KIPs with --kip")
     for name in kind_names():
         check = kind(name).check_release  # an unpublished release (Maven Central, PyPI): one line naming the nearest
         for release in sorted({c.client.version for c in cells if c.client.kind == name and c.client.version}):
             if check is not None:
                 check(release, config)
     if not cells:
-        raise ConfigError("the selection has no cells (no claim of these KIPs applies to these clients)")
+        raise ConfigError(NO_CELLS)
     if not options.resume:
         options.out.mkdir(parents=True, exist_ok=True)
         run = _run_json(new_run_id(), options, config, cells)

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from ..records import OUTCOMES, Record, latest_by_cell
+from ..versions import VersionKey, version_key
 from .claims import document_order
 
 _LETTER = {"pass": "P", "deviation": "D", "fail": "F", "infra_error": "E"}
@@ -23,9 +24,9 @@ def _letter(record: Record) -> str:
     return _LETTER[record.outcome]
 
 
-def _broker_key(label: str) -> tuple[tuple[int, ...], str]:
+def _broker_key(label: str) -> tuple[VersionKey, str]:
     version, _, mode = label.rpartition("-")
-    return tuple(int(p) for p in version.split(".")), mode
+    return version_key(version), mode
 
 
 def _totals(records: list[Record]) -> str:

@@ -38,6 +38,7 @@ from ..render import (
     zookeeper_properties,
 )
 from ..spec import ClusterSpec
+from ..waiting import retry
 from .base import BrokerEndpoint, Progress
 
 BROKER_MAIN = "kafka.Kafka"
@@ -349,20 +350,17 @@ def boot_with_retry(make: Callable[[], C], progress: Progress) -> C:
     On any failure the cluster is stopped before the error propagates, so
     nothing is left running.
     """
-    for attempt in (1, 2):
+    def boot() -> C:
         cluster = make()
         try:
             cluster.boot()
-            return cluster
-        except PortError:
-            cluster.stop()
-            if attempt == 2:
-                raise
-            progress("a port was taken under us; retrying with new ports")
         except BaseException:
             cluster.stop()
             raise
-    raise AssertionError("unreachable")
+        return cluster
+
+    return retry(boot, times=2, when=lambda exc: isinstance(exc, PortError), delay=lambda _: 0.0,
+                 on_retry=lambda *_: progress("a port was taken under us; retrying with new ports"))
 
 
 class JvmProvider:

@@ -59,7 +59,7 @@ class DuckDBEngine:
         else:
             self._series_function()
             select = "SELECT *, kcompat_series(cell_id) AS series"
-        from .parse import V3_COLUMNS
+        from .rows import V3_COLUMNS
 
         missing = [f"CAST(NULL AS {kind}) AS {name}" for name, kind in V3_COLUMNS.items() if name not in columns]
         select = ", ".join([select, *missing])  # a store written before them: null, as store.with_v3_columns
@@ -72,7 +72,7 @@ class DuckDBEngine:
 
     def _series_function(self) -> None:
         """``Cell.series`` in SQL, for files written before the column (one definition: harness.records)."""
-        from .parse import series_of
+        from .rows import series_of
 
         self.con.create_function("kcompat_series", series_of, ["VARCHAR"], "VARCHAR", side_effects=False)
 

@@ -21,7 +21,7 @@ from defusedxml import DefusedXmlException
 
 from harness.records import SCHEMA_VERSION, Cell, Record, RecordError, loads_record
 
-from .parse import ParsedRun, RunInfo, quarantined, run_rows
+from .rows import ParsedRun, RunInfo, quarantined, run_rows
 
 PREFIX = "kcompat_"
 PROPERTY_FIELDS: tuple[str, ...] = ("api", "provider", "client_kind", "client_version", "java_version",

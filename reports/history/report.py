@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from harness.records import DOCUMENT_ID, OUTCOMES
+from harness.versions import version_key
 
 from .errors import HistoryError
 
@@ -221,15 +222,6 @@ class Report:
     intermittent: list[dict[str, Any]]
     kips: dict[str, dict[str, Any]]
     history: dict[str, list[dict[str, Any]]]
-
-
-def version_key(version: str | None) -> tuple[int, ...]:
-    """Release order, not string order (2.10 after 2.4)."""
-    parts: list[int] = []
-    for piece in (version or "").split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit())
-        parts.append(int(digits) if digits else 0)
-    return tuple(parts)
 
 
 def changed_fields(row: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -19,8 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote, urlparse
 
+from harness.waiting import retry
+
 from .errors import StoreError
-from .parse import QUARANTINE_COLUMNS, RECORD_COLUMNS, V3_COLUMNS, RunInfo, ingest_sources, parse_records, read_run_info
+from .parse import ingest_sources, parse_records, read_run_info
+from .rows import QUARANTINE_COLUMNS, RECORD_COLUMNS, V3_COLUMNS, RunInfo
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -127,16 +129,12 @@ def with_retry(action: Callable[[], T], retries: int = COMMIT_RETRIES, spark: Sp
     With ``spark``, a table found missing makes this JVM forget the Delta logs it read, so the retry
     reads the other ingest's first commit from disk instead of the snapshot cached before it existed.
     """
-    for attempt in range(retries):
-        try:
-            return action()
-        except Exception as exc:
-            if not _is_conflict(exc) or attempt == retries - 1:
-                raise
-            if spark is not None and _NOT_YET in str(exc):
-                _forget_delta_logs(spark)
-            time.sleep(min(0.2 * 2 ** attempt, 5.0) * random.uniform(0.5, 1.5))
-    raise AssertionError("unreachable")
+    def forget(attempt: int, exc: Exception) -> None:
+        if spark is not None and _NOT_YET in str(exc):
+            _forget_delta_logs(spark)
+
+    return retry(action, times=retries, when=_is_conflict, on_retry=forget,
+                 delay=lambda attempt: min(0.2 * 2 ** (attempt - 1), 5.0) * random.uniform(0.5, 1.5))
 
 
 def _forget_delta_logs(spark: SparkSession) -> None:
@@ -369,7 +367,7 @@ def with_series(records: DataFrame) -> DataFrame:
     """
     from pyspark.sql import functions as F
 
-    from .parse import series_of
+    from .rows import series_of
 
     derive = F.udf(lambda cell_id: series_of(cell_id), "string")  # untyped: a plain row UDF, nothing inferred
     if "series" not in records.columns:

@@ -17,12 +17,13 @@ from . import spark as sparking
 
 ROOT = Path(__file__).resolve().parents[2]
 JOB = Path(__file__).resolve().with_name("job.py")
-_HARNESS_MODULES = ("records.py", "errors.py")
+_HARNESS_MODULES = ("records.py", "errors.py", "versions.py", "waiting.py")
 _HARNESS_INIT = '"""The records contract only (reports/history/submit.py builds this archive)."""\n'
 
 
 def build_archive(dest: Path) -> Path:
-    """A zip of reports/, harness's records contract and click, for ``spark-submit --py-files``."""
+    """A zip of reports/, harness's records contract (with the version order and the retry reports use) and
+    click, for ``spark-submit --py-files``."""
     import click
 
     dest.parent.mkdir(parents=True, exist_ok=True)

@@ -27,22 +27,18 @@ from harness.records import (
     loads_json,
     read_records,
 )
+from harness.versions import VersionKey, version_key
 
 COVERAGE_FILE = "coverage.json"
 MODES = ("zk", "kraft")
 
 
-def version_key(version: str) -> tuple[int, ...]:
-    """Numeric order of a release (``2.10.0`` after ``2.9.1``); non-numeric parts sort first."""
-    return tuple(int(part) if part.isdigit() else -1 for part in re.split(r"[.\-]", version))
-
-
-def client_key(client: str) -> tuple[int, tuple[int, ...], str]:
+def client_key(client: str) -> tuple[int, VersionKey, str]:
     """Kinds in their registry's order (wire, confluent, java), each by version; pinned request versions after
     the plain one."""
     base = client.split("@", 1)[0]
     kind, _, version = base.partition(":")
-    return kind_rank(kind), version_key(version) if version else (), client
+    return kind_rank(kind), version_key(version), client
 
 
 @dataclass

@@ -23,7 +23,7 @@ import jinja2
 
 from harness.records import OUTCOMES, Record, document_order
 from reports.page.history import cell_entries
-from reports.page.model import CellView, Matrix, client_key, version_key
+from reports.page.model import CellView, Matrix, client_key
 
 HTML_FILE = "index.html"
 SUMMARY_FILE = "summary.md"

@@ -158,7 +158,8 @@ def test_a_store_written_before_series_still_reads_and_ingests(spark: Any, tmp_p
     from delta.tables import DeltaTable
     from pyspark.sql import functions as F
 
-    from reports.history.parse import RECORD_COLUMNS, V3_COLUMNS, parse_run_dir
+    from reports.history.parse import parse_run_dir
+    from reports.history.rows import RECORD_COLUMNS, V3_COLUMNS
     from reports.history.store import QUARANTINE_DDL, RUNS_DDL
 
     runs = bumps(tmp_path / "runs")

@@ -14,7 +14,7 @@ from harness.clients.limits import checked_in, measure_here
 from harness.clients.kinds.confluent import installed_confluent
 from harness.clients.ref import ClientRef
 from harness.protocol import client_versions
-from tests.console import kcompat
+from tests.console import kcompat, run_workers
 from tests.console import ok as _ok
 from tests.unit.test_client_limits import _tox_lines
 
@@ -76,8 +76,8 @@ def test_the_tox_lines_ci_does_not_run_judge_a_cell_set(tmp_path: Path) -> None:
     judge KIP-142's cells on 2.6 through `kcompat run`, each in its venv: no fail, nothing sent above
     what was measured (the check that caught the typed table's Metadata v4)."""
     middle = [f"confluent:{release}" for release in _tox_lines()[1:-1]]
-    done = kcompat("run", "--brokers", "2.6", "--clients", ",".join(middle), "--kip", "KIP-142", "-n", "2",
-                   "--out", str(tmp_path / "run"), timeout=900)
+    done = kcompat("run", "--brokers", "2.6", "--clients", ",".join(middle), "--kip", "KIP-142",
+                   "-n", run_workers(), "--out", str(tmp_path / "run"), timeout=900)
     _ok(done)
     records = [json.loads(line) for line in (tmp_path / "run" / "records.jsonl").read_text().splitlines()]
     assert {r["client"] for r in records} == set(middle) and len(records) == 4 * len(middle)

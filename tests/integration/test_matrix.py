@@ -23,6 +23,7 @@ from harness.records import RECORDS_FILE, Record, read_records
 pytestmark = pytest.mark.timeout(1800)  # the module's run (a fixture) boots ten clusters
 
 from tests.console import KCOMPAT as CONSOLE_SCRIPT  # noqa: E402
+from tests.console import run_workers  # noqa: E402
 
 KCOMPAT = [CONSOLE_SCRIPT]  # the installed console script, as users type it
 BROKERS = "2.3,2.5,2.6,3.9,4.4"
@@ -37,7 +38,7 @@ def kcompat(*args: str, timeout: float = 1500) -> subprocess.CompletedProcess[st
 def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
     out = tmp_path_factory.mktemp("matrix") / "run"
     done = kcompat("run", "--brokers", BROKERS, "--clients", CLIENTS, "--kip", "KIP-525", "--kip", "KIP-569",
-                   "-n", "2", "--quiet", "--out", str(out))
+                   "-n", run_workers(), "--quiet", "--out", str(out))
     return done, out
 
 
@@ -182,6 +183,27 @@ def test_bad_input_is_one_line_before_anything_boots(tmp_path: Path) -> None:
     (tmp_path / "full" / "records.jsonl").write_text("")
     done = kcompat("run", "--out", str(tmp_path / "full"), timeout=60)
     assert done.returncode == 1 and "exists and is not empty" in done.stderr
+
+
+def test_a_new_document_in_a_book_runs_without_a_module_of_its_own(tmp_path: Path) -> None:
+    """A ``--claims`` book's document that no scenario module names gets its cells, judged like any other:
+    here KIP-525's claims filed as a new document, KIP-9525 (its text found among the installed sources)."""
+    from harness.matrix.claims import claims_dir
+
+    book = tmp_path / "book"
+    book.mkdir()
+    text = (claims_dir() / "KIP-525.toml").read_text()
+    (book / "KIP-9525.toml").write_text(text.replace('kip = "KIP-525"', 'kip = "KIP-9525"'))
+    out = tmp_path / "run"
+    done = kcompat("run", "--claims", str(book), "--kip", "KIP-9525", "--brokers", "2.6", "--clients", "wire",
+                   "-k", "create-returns-configs", "--quiet", "--out", str(out), timeout=900)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    cells = {r.cell_id: r for r in read_records(out / RECORDS_FILE).records}
+    assert set(cells) == {f"KIP-9525/create-returns-configs[2.6.3-zk|{client}]"
+                          for client in ("wire", "wire@v4", "wire@v5")}
+    assert {r.cell_id.split("|")[1]: r.outcome for r in cells.values()} == {
+        "wire]": "pass", "wire@v4]": "unsupported", "wire@v5]": "pass"}
+    assert all(r.kip == "KIP-9525" and r.documented["quotes"] for r in cells.values())
 
 
 def test_repro_runs_a_recorded_cell_again(run: tuple[subprocess.CompletedProcess[str], Path], tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from harness.records import RECORDS_FILE, Record, read_records
 pytestmark = pytest.mark.timeout(1200)  # one run (a fixture) boots 14 clusters: ~3 minutes at -n 2
 
 from tests.console import KCOMPAT as CONSOLE_SCRIPT  # noqa: E402
+from tests.console import run_workers  # noqa: E402
 
 KCOMPAT = [CONSOLE_SCRIPT]  # the installed console script, as users type it
 
@@ -38,7 +39,7 @@ JAVA = ("java:2.3.1", "java:4.4.0")
 def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path]:
     out = tmp_path_factory.mktemp("matrix-more") / "run"
     done = subprocess.run([*KCOMPAT, "run", "--brokers", BROKERS, "--clients", CLIENTS, "--kip", "KIP-195",
-                           "--kip", "KIP-108", "--kip", "KIP-142", "-k", SLICE, "-n", "2", "--quiet", "--out",
+                           "--kip", "KIP-108", "--kip", "KIP-142", "-k", SLICE, "-n", run_workers(), "--quiet", "--out",
                            str(out)], capture_output=True, text=True, timeout=1100, check=False)
     return done.returncode, done.stdout + done.stderr, out
 
@@ -182,7 +183,7 @@ FROM_2_0 = ("2.8.2-zk", "3.9.2-kraft", "4.4.0-kraft")
 def authz_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path]:
     out = tmp_path_factory.mktemp("matrix-authz") / "run"
     done = subprocess.run([*KCOMPAT, "run", "--brokers", AUTHZ_BROKERS, "--clients", CLIENTS, "--kip",
-                           "DOCS-authorization", "-n", "2", "--quiet", "--out", str(out)],
+                           "DOCS-authorization", "-n", run_workers(), "--quiet", "--out", str(out)],
                           capture_output=True, text=True, timeout=1100, check=False)
     return done.returncode, done.stdout + done.stderr, out
 

@@ -127,3 +127,15 @@ def test_a_moved_cache_resolves_offline_inside_its_new_place(tmp_path: Path) -> 
     (moved,) = offline.resolve_client("3.7.0")
     assert moved == tmp_path / "moved" / "m2" / "org" / "apache" / "kafka" / "kafka-clients.jar"
     assert moved.read_bytes() == b"jar bytes"
+
+
+def test_maven_is_followed_download_by_download_until_it_exits(tmp_path: Path) -> None:
+    """The bounded follow of Maven's log: every download reported as it is logged, then Maven's exit code."""
+    script = tmp_path / "maven.sh"
+    script.write_text("echo 'Downloaded from central: https://x/a.jar (1.5 kB at 3 MB/s)'\nsleep 0.3\n"
+                      "echo 'Downloaded from central: https://x/b.pom (2 MB at 3 MB/s)'\nexit 3\n")
+    seen: list[tuple[int, int]] = []
+    code = _store(tmp_path, offline=False)._run_bounded(["bash", str(script)], tmp_path, tmp_path / "maven.log",
+                                                        "Kafka 9.9", lambda files, size: seen.append((files, size)))
+    assert code == 3
+    assert seen == [(1, 1500), (2, 2_001_500)]

@@ -286,15 +286,184 @@ def test_a_run_notes_the_claim_book_it_judged_by(tmp_path: Path) -> None:
     (book / "KIP-525.toml").write_text((book / "KIP-525.toml").read_text().replace("num_partitions = 3", "num_partitions = 4"))
     with pytest.raises(ConfigError, match="the claims in .* changed since the run started"):
         prepare(RunOptions(tmp_path / "run", resume=True), config)
-    draft = tmp_path / "draft"  # a claim book (loaded once per directory) for a KIP no scenario module runs
+    draft = tmp_path / "draft"  # a claim book (loaded once per directory) for a document no module names
     draft.mkdir()
     _write(draft / "KIP-1.toml", GOOD)
-    with pytest.raises(ConfigError, match=r'KIP-1 has claims but no scenario module .*KIP = "KIP-1"'):
-        prepare(RunOptions(tmp_path / "other", Selection.of("2.4", "default", "wire", ("KIP-1",)), claims=draft),
-                config)
+    _, cells, _ = prepare(RunOptions(tmp_path / "other", Selection.of("2.4", "default", "wire", ("KIP-1",)),
+                                     claims=draft), config)
+    assert {c.cell.id for c in cells} == {"KIP-1/one[2.4.1-zk|wire]", "KIP-1/one[2.4.1-zk|wire@v4]",
+                                          "KIP-1/one[2.4.1-zk|wire@v5]"}
 
 
-def test_every_document_of_the_claim_book_has_a_scenario_module() -> None:
-    from harness.matrix.runner import _scenario_kips
+def _collected(tmp_path: Path, *args: str) -> list[str]:
+    """The cell ids ``pytest scenarios`` collects (nothing boots: --collect-only)."""
+    import os
+    import subprocess
+    import sys
 
-    assert _scenario_kips() == set(load_claim_book(claims_dir()).kips)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KCOMPAT_")}
+    done = subprocess.run([sys.executable, "-m", "pytest", str(ROOT / "scenarios"), "--collect-only", "-q",
+                           "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:xdist", "--import-mode=importlib",
+                           "--kc-run-dir", str(tmp_path / "run"), "--kc-cache-dir", str(tmp_path / "cache"), *args],
+                          capture_output=True, text=True, timeout=300, check=False, cwd=ROOT, env=env)
+    assert done.returncode in (0, 5), done.stdout + done.stderr
+    return [line.split("::test_cell[", 1)[1][:-1] for line in done.stdout.splitlines() if "::test_cell[" in line]
+
+
+def test_pytest_scenarios_collects_every_document_of_the_book(tmp_path: Path) -> None:
+    """No document needs a module of its own: a book's new document gets its cells, and -m selects it."""
+    import shutil
+
+    book = tmp_path / "book"
+    book.mkdir()
+    shutil.copy(claims_dir() / "KIP-525.toml", book)
+    _write(book / "KIP-1.toml", GOOD)
+    selection = ("--kc-claims", str(book), "--kc-brokers", "2.6", "--kc-clients", "wire")
+    cells = _collected(tmp_path, *selection)
+    assert {cell.split("/")[0] for cell in cells} == {"KIP-1", "KIP-525"}
+    assert "KIP-1/one[2.6.3-zk|wire@v5]" in cells
+    assert _collected(tmp_path, *selection, "-m", "kip1") == [c for c in cells if c.startswith("KIP-1/")]
+
+
+SHARED = '''kip = "KIP-1"
+title = "t"
+source = "x.md"
+
+[fallbacks.not-populated]
+quote = "not populated."
+observe = { configs = { absent = true } }
+
+[[claim]]
+id = "one"
+section = "s"
+api = "CreateTopics"
+versions = "5+"
+probe = "create_topic"
+
+  [[claim.expect]]
+  quote = "q"
+  observe = { error = "NONE" }
+
+  [[claim.fallback]]
+  use = "not-populated"
+
+[[claim]]
+id = "two"
+section = "s"
+api = "CreateTopics"
+versions = "5+"
+probe = "create_topic"
+
+  [[claim.expect]]
+  quote = "q2"
+  observe = { error = "NONE" }
+
+  [[claim.fallback]]
+  use = "not-populated"
+
+  [[claim.fallback]]
+  limited_by = ["broker"]
+  clients = ["java"]
+  quote = "throw."
+  observe = { configs = { raises = "UnsupportedVersionException" } }
+'''
+"""Two claims sharing one named fallback; the second adds one of its own."""
+
+
+def test_a_shared_fallback_loads_as_if_written_in_each_claim(tmp_path: Path) -> None:
+    path = tmp_path / "KIP-1.toml"
+    _write(path, SHARED)
+    one, two = load_claims_file(path).claims
+    inline = tmp_path / "inline"
+    inline.mkdir()
+    copy = ('  limited_by = ["broker", "client", "both"]\n  quote = "not populated."\n'
+            '  observe = { configs = { absent = true } }')
+    _write(inline / "KIP-1.toml", SHARED.replace('  use = "not-populated"', copy)
+                                        .replace('[fallbacks.not-populated]\nquote = "not populated."\n'
+                                                 'observe = { configs = { absent = true } }\n', ''))
+    copied = load_claims_file(inline / "KIP-1.toml").claims
+    assert (one.fallback, two.fallback) == (copied[0].fallback, copied[1].fallback)
+    assert one.fallback[0].limited_by == ("broker", "client", "both")  # no limited_by: every short side
+    assert [f.limited_by for f in two.fallback] == [("broker", "client", "both"), ("broker",)]
+
+
+@pytest.mark.parametrize(("change", "line", "reason"), [
+    (('  [[claim.fallback]]\n  use = "not-populated"\n\n[[claim]]',
+      '  [[claim.fallback]]\n  use = "not-populatd"\n\n[[claim]]'),
+     21, "unknown fallback 'not-populatd'; this file names not-populated"),
+    (('  [[claim.fallback]]\n  use = "not-populated"\n\n[[claim]]',
+      '  [[claim.fallback]]\n  use = "not-populated"\n  quote = "q"\n\n[[claim]]'),
+     21, "a [[claim.fallback]] with use = 'not-populated' takes fallbacks.not-populated as written; quote belong"),
+    (('observe = { configs = { absent = true } }\n\n[[claim]]',
+      'observe = { configs = { absent = true } }\n\n[fallbacks.unused]\nquote = "q"\n'
+      'observe = { error = "NONE" }\n\n[[claim]]'),
+     9, "fallbacks.unused is used by no claim"),
+    (('[fallbacks.not-populated]', '[fallbacks.Not_Populated]'), 5,
+     "fallback name 'Not_Populated' is lower-case words"),
+    (('observe = { configs = { absent = true } }\n\n[[claim]]',
+      'observe = { methods = { absent = true } }\n\n[[claim]]'),
+     7, "[fallbacks.not-populated] (used by KIP-1/one): probe create_topic does not observe 'methods'"),
+    (('quote = "not populated."\n', 'quote = "not populated."\ncolour = "red"\n'), 7,
+     "unknown key 'colour' in [fallbacks.not-populated] (used by KIP-1/one)"),
+    (('quote = "not populated."\n', 'quote = "not populated."\nlimited_by = []\n'), 7,
+     "limited_by names the short side(s) (broker, client, both); leave it out for every side"),
+    (('quote = "not populated."', 'quote = "not said anywhere."'), 6,
+     "KIP-1/one: quote not found in x.md: 'not said anywhere.'"),
+    (('[fallbacks.not-populated]\nquote = "not populated."\nobserve = { configs = { absent = true } }',
+      'fallbacks = 3'), 5,
+     "fallbacks is a table of named fallbacks ([fallbacks.NAME])"),
+])
+def test_a_bad_shared_fallback_names_file_line_and_reason(tmp_path: Path, change: tuple[str, str], line: int,
+                                                          reason: str) -> None:
+    path = tmp_path / "KIP-1.toml"
+    _write(path, SHARED.replace(*change))
+    with pytest.raises(ClaimError) as caught:
+        load_claims_file(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}:{line}: "), message
+    assert reason in message, message
+    assert "\n" not in message
+
+
+def test_a_fallback_for_every_side_may_leave_limited_by_out(tmp_path: Path) -> None:
+    path = tmp_path / "KIP-1.toml"
+    _write(path, GOOD.replace('  limited_by = ["broker", "client", "both"]\n', ""))
+    assert load_claims_file(path).claims[0].fallback[0].limited_by == ("broker", "client", "both")
+
+
+def _expanded(text: str) -> str:
+    """A claims file with every ``use = "NAME"`` replaced by its ``[fallbacks.NAME]`` table's lines."""
+    tables: dict[str, list[str]] = {}
+    kept: list[str] = []
+    name = None
+    for line in text.splitlines():
+        header = re.match(r"\[fallbacks\.([a-z0-9-]+)\]$", line)
+        if header:
+            name = header.group(1)
+            tables[name] = []
+        elif name is not None and (line.startswith("[") or line.startswith("# ")):
+            name = None
+        if name is not None:
+            if not header and line.strip():
+                tables[name].append("  " + line)
+            continue
+        kept.append(line)
+    expanded = []
+    for line in kept:
+        use = re.match(r'\s*use = "([a-z0-9-]+)"$', line)
+        expanded += tables[use.group(1)] if use else [line]
+    return "\n".join(expanded) + "\n"
+
+
+def test_every_shared_fallback_of_the_book_loads_as_its_copies_would(tmp_path: Path) -> None:
+    """The installed book's ``use`` lines, written out as the tables they name, load as the same claims."""
+    shared = 0
+    for path in claim_files(claims_dir()):
+        text = path.read_text()
+        shared += len(re.findall(r"^\s*use = ", text, re.M))
+        (tmp_path / path.name).write_text(_expanded(text))  # its source: the installed one, found by name
+        loaded, copied = load_claims_file(path), load_claims_file(tmp_path / path.name)
+        assert not re.search(r"^\s*use = ", (tmp_path / path.name).read_text(), re.M)
+        assert [(c.id, c.expect, c.fallback) for c in loaded.claims] == \
+               [(c.id, c.expect, c.fallback) for c in copied.claims], path.name
+    assert shared >= 30

@@ -25,7 +25,8 @@ DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 RUN_BY: dict[str, tuple[str, ...]] = {
     "run": ("tests/integration/test_matrix.py::test_bad_input_is_one_line_before_anything_boots",
             "tests/integration/test_matrix.py::test_resume_keeps_every_recorded_cell",
-            "tests/unit/test_books_as_typed.py::test_a_user_book_may_bring_its_own_source_beside_it"),
+            "tests/unit/test_books_as_typed.py::test_a_user_book_may_bring_its_own_source_beside_it",
+            "tests/unit/test_claims_doc.py::test_the_worked_example_plans_through_the_console_script"),
     "repro": ("tests/integration/test_matrix.py::test_repro_runs_a_recorded_cell_again",
               "tests/integration/test_documented_commands.py::test_repro_keep_keeps_the_cluster_until_ctrl_c"),
     "bisect": ("tests/integration/test_matrix.py::test_bisect_pins_kip525_configs_through_java_to_2_4_0",),

@@ -15,8 +15,8 @@ from harness.records import Cell, Record, parse_lines, read_records
 
 from reports.history import report as reporting
 from reports.history.errors import RunDirError, StoreError
-from reports.history.parse import (ingest_sources, parse_file, parse_run_dir, quarantine_counts, read_run_info,
-                                   records_path, utc_iso)
+from reports.history.parse import ingest_sources, parse_file, parse_run_dir, read_run_info, records_path
+from reports.history.rows import quarantine_counts, utc_iso
 from reports.history.store import check_store, parse_as_of
 from tests.history_builders import (ACL, BEFORE_BUMP, BUMPED, CONFLUENT, CONFLUENT_NEW, CONFLUENT_OLD, JAVA, OLD_JAVA,
                                    SERIES, WIRE, bumps, intermittent_nights, junit, malformed_run, nightly,
@@ -102,7 +102,7 @@ def test_flakiness_within_a_run_is_reported_apart_from_verdicts_changing_across_
 
 def test_a_store_written_before_schema_version_3_reads_with_null_observation_columns(tmp_path: Path) -> None:
     from reports.history.engine import DuckDBEngine
-    from reports.history.parse import V3_COLUMNS
+    from reports.history.rows import V3_COLUMNS
 
     rows = [{k: v for k, v in row.items() if k not in V3_COLUMNS}
             for d in nightly(tmp_path / "runs") for row in parse_run_dir(d).rows]

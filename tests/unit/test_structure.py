@@ -3,7 +3,8 @@
 The layering it states: ``harness`` imports none of the layers above it; the
 Docker SDK is imported only under ``harness/containers/`` and testcontainers
 by one module there; ``harness/containers/`` imports no provider; no module of
-``harness`` takes part in an import cycle (function-level imports included);
+``harness``, ``fixtures``, ``reports`` or ``scenarios`` takes part in an import
+cycle (function-level imports included);
 providers are registered lazily, so importing the plugin or the CLI, or a run
 with the process provider, loads neither SDK; the probes' modules load only
 when their specs are first read; the image Dockerfile ships as package data.
@@ -97,9 +98,12 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _harness_graph() -> dict[str, set[str]]:
-    """Module -> the harness modules it imports anywhere in its body (relative imports resolved)."""
-    paths = {_module_name(p): p for p in (ROOT / "harness").rglob("*.py")}
+PACKAGES = ("harness", "fixtures", "reports", "scenarios")
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the project's modules it imports anywhere in its body (relative imports resolved)."""
+    paths = {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -116,8 +120,9 @@ def _harness_graph() -> dict[str, set[str]]:
     return graph
 
 
-def test_harness_has_no_import_cycles() -> None:
-    graph = _harness_graph()
+def test_no_package_has_import_cycles() -> None:
+    graph = _import_graph()
+    assert {module.split(".")[0] for module in graph} == set(PACKAGES)
     done: set[str] = set()
 
     def visit(module: str, path: list[str]) -> None:
@@ -134,7 +139,7 @@ def test_harness_has_no_import_cycles() -> None:
 
 
 def test_the_containers_package_imports_no_provider() -> None:
-    graph = _harness_graph()
+    graph = _import_graph()
     for module, imported in graph.items():
         if module.startswith("harness.containers"):
             assert not {m for m in imported if m.startswith(("harness.providers", "harness.clients", "harness.cli"))}, module

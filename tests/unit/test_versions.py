@@ -1,7 +1,7 @@
 import pytest
 
 from harness import KafkaVersion, UnknownVersionError
-from harness.versions import CAPABILITIES
+from harness.versions import CAPABILITIES, version_key
 
 
 @pytest.mark.parametrize(
@@ -55,3 +55,21 @@ def test_unknown_capability_lists_the_known_ones() -> None:
 
 def test_every_capability_names_its_source() -> None:
     assert all(cap.source for cap in CAPABILITIES.values())
+
+
+ORDERED = ["", "java:2.3.1", "latest", "0.10.2.2", "0.11.0.3", "2.3.1", "2.4", "2.8.2", "2.9.1", "2.10",
+           "3.9.0rc2", "3.9.0-rc10", "3.9.0", "4.0.0-rc1", "4.0.0", "4.4.0"]
+
+
+def test_version_key_is_one_order_for_any_text() -> None:
+    """Numbers as numbers, pre-releases before their release, text that is no version first; never an error."""
+    assert sorted(reversed(ORDERED), key=version_key) == ORDERED
+    assert version_key("2.4") == version_key("2.4.0") == version_key(" 2.4.0.0 ")
+    assert version_key(None) == version_key("")
+
+
+def test_kafka_versions_order_as_their_text_does() -> None:
+    """KafkaVersion's order is version_key's: comparing parsed versions and sorting their text agree."""
+    texts = ["0.10.2.2", "0.11.0", "1.0", "2.4", "2.4.1", "2.10", "3.9.2", "4.0", "4.4.0"]
+    parsed = sorted(KafkaVersion.parse(text) for text in reversed(texts))
+    assert [str(version) for version in parsed] == sorted(texts, key=version_key) == texts

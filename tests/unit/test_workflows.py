@@ -86,13 +86,51 @@ def test_every_job_sets_up_with_the_projects_bootstrap() -> None:
             assert any(run.startswith("bash scripts/bootstrap.sh") for run in _runs(job))
 
 
+def _test_script() -> str:
+    """scripts/test.sh with its continued lines joined."""
+    return (ROOT / "scripts" / "test.sh").read_text().replace("\\\n", " ")
+
+
+def _pytest_stages() -> list[str]:
+    """CI's pytest commands in scripts/test.sh, in order (a developer's `pytest "$@"` is not one)."""
+    return [line for line in _test_script().splitlines() if line.startswith(".venv/bin/python -m pytest ")]
+
+
 def test_what_ci_leaves_out_the_nightly_runs() -> None:
-    """scripts/test.sh deselects the `nightly` marker in both pytest steps; the nightly runs exactly that
+    """scripts/test.sh deselects the `nightly` marker in every pytest stage; the nightly runs exactly that
     marker and tox for every confluent-kafka line tox.ini has."""
-    script = (ROOT / "scripts" / "test.sh").read_text()
-    steps = [line for line in script.splitlines() if line.startswith(".venv/bin/python -m pytest -n 2")]
-    assert len(steps) == 2 and all("not nightly" in step for step in steps), steps
+    steps = _pytest_stages()
+    assert len(steps) == 4 and all("not nightly" in step for step in steps), steps
     runs = _runs(_load("matrix-nightly.yml")["jobs"]["self-tests"])
     assert "bash scripts/test.sh -n 2 --dist loadfile -m nightly" in runs
     lines = re.findall(r"ck\d+_\d+", (ROOT / "tox.ini").read_text().split("env_list =")[1].splitlines()[0])
     assert f".venv/bin/tox -e {','.join(lines)}" in runs
+
+
+def test_ci_runs_the_unit_tests_first_and_alone_and_logs_where_time_goes() -> None:
+    """A broken unit test fails CI in a minute or two, named: the unit stage is first, holds tests/unit and
+    nothing else, and its failure exits with its own line; every stage prints its slowest tests."""
+    script = _test_script()
+    unit, *integration = _pytest_stages()
+    assert unit.endswith(" tests/unit") and "-n 2" in unit
+    assert integration and all(step.endswith(" tests/integration") for step in integration)
+    assert all("--durations=" in step for step in [unit, *integration])
+    after_unit = script.split(unit, 1)[1].lstrip().splitlines()[0]
+    assert after_unit == 'check "unit tests" $?'
+    assert script.index(unit) < min(script.index(step) for step in integration) < script.index(".venv/bin/tox")
+
+
+def test_nested_runs_with_workers_never_share_the_cores_with_the_suites_workers() -> None:
+    """A `kcompat run` a test starts takes its worker count from tests/console.py's run_workers (none inside an
+    xdist worker); a test of scripts/main.sh, which always takes two, is marked `own_workers`, and CI runs
+    those in a stage without xdist, leaving them out of the stages that have workers."""
+    stages = _pytest_stages()
+    alone = [step for step in stages if '-m "own_workers' in step]
+    assert len(alone) == 1 and " -n " not in alone[0]
+    assert all("not own_workers" in step for step in stages if " -n " in step and "tests/integration" in step
+               and "--kc-provider container" not in step)
+    for path in sorted((ROOT / "tests" / "integration").glob("test_*.py")):
+        source = path.read_text()
+        assert not re.search(r'"-n", "[1-9]', source), f"{path.name}: take -n from run_workers()"
+        if "scripts/main.sh" in source:
+            assert "pytest.mark.own_workers" in source, f"{path.name} runs scripts/main.sh (-n 2) but is not marked"

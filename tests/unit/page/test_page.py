@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from harness.records import Record, append_record
 from reports.page import load, repro_command, write
 from reports.page.cli import matrix
-from reports.page.model import client_key, version_key
+from harness.versions import version_key
+from reports.page.model import client_key
 from tests.console import kcompat
 from tests.unit.page.records import CHANGED, DEVIATION, INTERMITTENT, records, two_runs, write_run
 
