@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from ...clients import AclSpec
@@ -10,6 +9,7 @@ from ...operations.create_acls import CREATE_ACLS, CreateAclsArgs
 from ..probe import ProbeContext
 from . import ProbeSpec, probe
 from ._shared import COMMON, SETTLE, common
+from ...waiting import attempts
 
 
 @probe(ProbeSpec("create_acls", COMMON | {"created"}, {"as_user": str},
@@ -22,9 +22,8 @@ def create_acls(ctx: ProbeContext) -> dict[str, Any]:
     binding = AclSpec("topic", ctx.topic("acl"), "User:kcompat-nobody", "READ")
     result = ctx.call(CREATE_ACLS, CreateAclsArgs([binding]))
     observed, _ = common(result)
-    deadline = time.monotonic() + (SETTLE if observed.get("error") == "NONE" else 0.0)
-    while True:
+    for _ in attempts(SETTLE if observed.get("error") == "NONE" else 0.0, interval=0.1):
         observed["created"] = binding.label in ctx.listed_acls("topic", binding.resource_name)
-        if observed["created"] or time.monotonic() >= deadline:
-            return observed
-        time.sleep(0.1)
+        if observed["created"]:
+            break
+    return observed

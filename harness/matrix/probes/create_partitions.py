@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from ...clients import NewPartitions, kind
@@ -10,6 +9,7 @@ from ...operations.create_partitions import CREATE_PARTITIONS, CreatePartitionsA
 from ..probe import ProbeContext, ProbeFailed
 from . import ProbeSpec, probe
 from ._shared import COMMON, SETTLE, common, metadata
+from ...waiting import attempts
 
 
 def _topic_partitions(ctx: ProbeContext, name: str) -> list[Any] | None:
@@ -23,21 +23,21 @@ def _topic_partitions(ctx: ProbeContext, name: str) -> list[Any] | None:
 
 def _await_partitions(ctx: ProbeContext, name: str, count: int) -> None:
     """Set-up: wait (bounded) until the controller's Metadata shows the new topic with ``count`` partitions."""
-    deadline = time.monotonic() + SETTLE
-    while (partitions := _topic_partitions(ctx, name)) is None or len(partitions) != count:
-        if time.monotonic() > deadline:
-            raise ProbeFailed(f"set-up: {name} did not show {count} partition(s) in Metadata within {SETTLE:.0f}s")
-        time.sleep(0.1)
+    for _ in attempts(SETTLE, interval=0.1):
+        if (partitions := _topic_partitions(ctx, name)) is not None and len(partitions) == count:
+            return
+    raise ProbeFailed(f"set-up: {name} did not show {count} partition(s) in Metadata within {SETTLE:.0f}s")
 
 
 def _settled(ctx: ProbeContext, name: str, initial: int, partitions: list[Any] | None) -> list[Any] | None:
     """After a successful call, the partitions once Metadata shows the change (bounded): KRaft brokers apply
     metadata after the controller answers, so ``partitions_after`` (read at once) may still show the old count;
     what changed is judged on the settled view, how soon on the immediate one."""
-    deadline = time.monotonic() + SETTLE
-    while (partitions is None or len(partitions) == initial) and time.monotonic() < deadline:
-        time.sleep(0.1)
-        partitions = _topic_partitions(ctx, name)
+    for number in attempts(SETTLE, interval=0.1):
+        if number > 1:  # the first look is the immediate view the caller read
+            partitions = _topic_partitions(ctx, name)
+        if partitions is not None and len(partitions) != initial:
+            break
     return partitions
 
 

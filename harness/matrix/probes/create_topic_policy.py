@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from ...clients import NewTopic
@@ -11,6 +10,7 @@ from ...operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
 from ..probe import ProbeContext
 from . import ProbeSpec, probe
 from ._shared import COMMON, SETTLE, common, metadata
+from ...waiting import attempts
 
 POLICY_RECORDS = "kcompat-create-topic-policy.jsonl"
 """Where fixtures/plugins/create_topic_policy records each validate() call, beside each node's log dir."""
@@ -30,13 +30,13 @@ def _policy_records(ctx: ProbeContext, topic: str) -> list[dict[str, Any]]:
 def _existing(ctx: ProbeContext, names: set[str], succeeded: set[str]) -> set[str]:
     """Which of ``names`` Metadata lists, once those whose create succeeded appear (bounded): KRaft brokers
     apply new topics after the controller has answered."""
-    deadline = time.monotonic() + SETTLE
-    while True:
-        response, _ = metadata(ctx, controller=True)
+    existing: set[str] = set()
+    for _ in attempts(SETTLE, interval=0.1):
+        response, _version = metadata(ctx, controller=True)
         existing = {str(t.name) for t in response.topics if int(t.error_code) == 0} & names
-        if succeeded <= existing or time.monotonic() >= deadline:
-            return existing
-        time.sleep(0.1)
+        if succeeded <= existing:
+            break
+    return existing
 
 
 @probe(ProbeSpec("create_topic_policy", COMMON | {"created", "other_error", "other_error_message", "other_created",

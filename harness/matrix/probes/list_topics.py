@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from ...clients.wire import plain
@@ -11,6 +10,7 @@ from ...protocol import build_request, encoded_size, pick_version, request_field
 from ..probe import ProbeContext, ProbeFailed
 from . import ProbeSpec, probe
 from ._shared import SETTLE, metadata, simple_name
+from ...waiting import attempts
 
 FIND_COORDINATOR = 10
 
@@ -23,15 +23,12 @@ def _make_consumer_offsets(ctx: ProbeContext) -> None:
     values: dict[str, Any] = ({"coordinator_keys": ("kcompat-internal",), "key_type": 0} if "coordinator_keys" in fields
                               else {"key": "kcompat-internal", "key_type": 0} if "key" in fields
                               else {"group_id": "kcompat-internal"})
-    deadline = time.monotonic() + SETTLE
-    while True:
+    for _ in attempts(SETTLE, interval=0.2):
         conn.send(build_request(FIND_COORDINATOR, version, **values))
-        response, _ = metadata(ctx)
+        response, _version = metadata(ctx)
         if any(str(t.name) == "__consumer_offsets" for t in response.topics):
             return
-        if time.monotonic() > deadline:
-            raise ProbeFailed(f"set-up: __consumer_offsets did not appear within {SETTLE:.0f}s of FindCoordinator")
-        time.sleep(0.2)
+    raise ProbeFailed(f"set-up: __consumer_offsets did not appear within {SETTLE:.0f}s of FindCoordinator")
 
 
 def _response_fields(response: Any) -> list[str]:
