@@ -166,7 +166,7 @@ def parse_known_deviations(path: Path) -> list[KnownDeviation]:
                if outside[n] and re.match(r"^\s*\[\[\s*deviation\s*\]\]", text)]
     if len(headers) != len(items):  # an inline array: every entry on the key's line
         headers = [_line_of(lines, r"^\s*deviation\s*=")] * len(items)
-    return [_entry(item, path, line) for item, line in zip(items, headers)]
+    return [_entry(item, path, line) for item, line in zip(items, headers, strict=True)]
 
 
 @dataclass(frozen=True)

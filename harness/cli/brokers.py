@@ -14,7 +14,7 @@ from rich.table import Table
 
 from ..artifacts import ArtifactStore
 from ..catalog import BrokerRelease, Mode, load_catalog
-from ..errors import EngineError, HarnessError
+from ..errors import HarnessError
 from ..java import select_java
 from ..providers.base import Cluster
 from ..providers import reap_orphans

@@ -25,17 +25,15 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from kio.schema.index import api_key_map
 
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
-from ..protocol import api_name, client_versions
+from ..protocol import api_name
 from ..recorder import StubBroker, advertised
 from ..operations import NoImplementation, operations, perform
 from . import client_for, kind

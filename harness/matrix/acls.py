@@ -19,7 +19,7 @@ from typing import Literal
 from ..clients.base import AclSpec
 from ..errors import ConfigError
 from ..versions import KafkaVersion
-from .claims import API_KEYS, parse_acl
+from .claims import API_KEYS
 
 PROBE_TOPIC = "kcompat-acl-probe"
 """The topic name Create on the Cluster is checked with (CreateTopics validate_only: never created)."""

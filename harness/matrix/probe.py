@@ -180,7 +180,7 @@ def _metadata_error(probe: WireClient, topic: str) -> str:
     conn, offered = probe.connection()
     version = min(max(1, pick_version(METADATA, offered)), _METADATA_TOPICS_MAX)
     request = metadata_request(version, ())
-    entry = getattr(sys.modules[type(request).__module__], "MetadataRequestTopic")
+    entry = sys.modules[type(request).__module__].MetadataRequestTopic
     response = conn.send(metadata_request(version, (entry(name=topic),)))
     named = [t for t in response.topics if str(t.name) == topic]
     return error_name(int(named[0].error_code)) if named else "NO_ANSWER"

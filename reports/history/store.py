@@ -174,7 +174,7 @@ def _parser(runs: dict[str, RunInfo]) -> Callable[[Iterator[pa.RecordBatch]], It
 
         for batch in batches:
             out: list[dict[str, Any]] = []
-            for uri, content in zip(batch.column("path").to_pylist(), batch.column("content").to_pylist()):
+            for uri, content in zip(batch.column("path").to_pylist(), batch.column("content").to_pylist(), strict=True):
                 source = unquote(urlparse(uri).path)
                 run = runs.get(str(Path(source).parent)) or RunInfo(Path(source).parent.name, None)
                 parsed = parse_file(content, source, run)

@@ -320,7 +320,7 @@ def test_malformed_junit_is_quarantined_with_the_reason(tmp_path: Path) -> None:
     assert "'not a cell' is not a cell id" in parsed.quarantine[0]["reason"]
     laughs = tmp_path / "junit-laughs.xml"  # another job's file is not trusted: entities are never expanded
     laughs.write_text('<?xml version="1.0"?>\n<!DOCTYPE t [<!ENTITY a "aaaaaaaaaa">'
-                      + "".join(f'<!ENTITY {n} "{("&" + p + ";") * 10}">' for p, n in zip("abcdefg", "bcdefgh"))
+                      + "".join(f'<!ENTITY {n} "{("&" + p + ";") * 10}">' for p, n in zip("abcdefg", "bcdefgh", strict=True))
                       + ']>\n<testsuite><testcase name="&h;"/></testsuite>')
     parsed = parse_file(laughs.read_bytes(), str(laughs), read_run_info(tmp_path))
     assert parsed.rows == [] and [(q["kind"], q["line"]) for q in parsed.quarantine] == [("malformed", 1)]
