@@ -6,7 +6,7 @@ For each version and mode, alternately (so drift hits both alike):
 
 * harness: ``ProcessProvider.start`` from call to ready (artifacts from the
   warm cache, Java selection, configs, ZooKeeper or format, broker, readiness),
-  with the release's class-data sharing archives (``harness.cds``, made by two
+  with the release's class-data sharing archives (``kcompat.harness.cds``, made by two
   untimed boots first) and again with sharing off;
   a side thread polls ApiVersions every 5 ms to find when the broker could
   first answer, so the harness's detection latency is measured too;
@@ -30,13 +30,13 @@ import threading
 import time
 from pathlib import Path
 
-from harness import ClusterSpec, HarnessConfig
-from harness.artifacts import ArtifactStore
-from harness.java import select_java
-from harness.protocol import WireConnection
-from harness.providers.process import ProcessProvider
-from harness.reaper import kill_tree, spawn
-from harness.render import new_cluster_id
+from kcompat.harness import ClusterSpec, HarnessConfig
+from kcompat.harness.artifacts import ArtifactStore
+from kcompat.harness.java import select_java
+from kcompat.harness.protocol import WireConnection
+from kcompat.harness.providers.process import ProcessProvider
+from kcompat.harness.reaper import kill_tree, spawn
+from kcompat.harness.render import new_cluster_id
 
 POLL = 0.005
 
@@ -176,7 +176,7 @@ def main() -> None:
     parser.add_argument("--cold-fetch", default="3.7", help="version fetched into an empty cache ('' to skip)")
     args = parser.parse_args()
     config = HarnessConfig.resolve()
-    from harness.ports import PortAllocator
+    from kcompat.harness.ports import PortAllocator
 
     allocator = PortAllocator()
     rows = []

@@ -24,11 +24,11 @@ import subprocess
 import time
 from collections.abc import Callable
 
-from harness import ClusterSpec, HarnessConfig
-from harness.clients import ConfigTarget, Endpoint, NewTopic, client_for
-from harness.clients.java import Sidecar, close_sidecars
-from harness.protocol import WireConnection, build_request, nested_type, pick_version
-from harness.providers.process import ProcessProvider
+from kcompat.harness import ClusterSpec, HarnessConfig
+from kcompat.harness.clients import ConfigTarget, Endpoint, NewTopic, client_for
+from kcompat.harness.clients.java import Sidecar, close_sidecars
+from kcompat.harness.protocol import WireConnection, build_request, nested_type, pick_version
+from kcompat.harness.providers.process import ProcessProvider
 
 DESCRIBE_CONFIGS = 32
 

@@ -27,15 +27,15 @@ import subprocess
 import time
 from typing import cast
 
-from harness import ClusterSpec, HarnessConfig
-from harness.catalog import Mode
-from harness.containers import engine
-from harness.containers.images import ImageBuilder, offline_base
-from harness.containers.reuse import remove_reused, reuse_key
-from harness.java import select_java
+from kcompat.harness import ClusterSpec, HarnessConfig
+from kcompat.harness.catalog import Mode
+from kcompat.harness.containers import engine
+from kcompat.harness.containers.images import ImageBuilder, offline_base
+from kcompat.harness.containers.reuse import remove_reused, reuse_key
+from kcompat.harness.java import select_java
 
-from harness.providers.container import ContainerProvider
-from harness.providers.process import ProcessProvider
+from kcompat.harness.providers.container import ContainerProvider
+from kcompat.harness.providers.process import ProcessProvider
 
 
 def timed_boot(provider: ProcessProvider | ContainerProvider, spec: ClusterSpec) -> tuple[float, float]:

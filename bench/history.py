@@ -5,7 +5,7 @@
     .venv/bin/python bench/history.py --report-only --work DIR                       # reports of that store
 
 Writes RUNS run directories of CELLS records each (regressions and flaky cells planted), times
-``python -m reports.history ingest`` and ``report`` as the user runs them (Spark session start
+``python -m kcompat.reports.history ingest`` and ``report`` as the user runs them (Spark session start
 included), computes the same report with DuckDB over the records table's current Parquet files,
 checks the files are identical and prints the Spark/DuckDB time ratio.  Figures: docs/PERFORMANCE.md.
 ``--store-only`` keeps WORK after the ingest; ``--report-only`` times both reports again over it (the
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.records import RECORDS_FILE, RUN_FILE, Record, read_records  # noqa: E402
+from kcompat.harness.records import RECORDS_FILE, RUN_FILE, Record, read_records  # noqa: E402
 
 BROKERS = [f"{major}.{minor}.1" for major, minor in ((0, 11), (1, 0), (1, 1), (2, 0), (2, 1), (2, 2), (2, 3),
                                                       (2, 4), (2, 5), (2, 6), (2, 7), (2, 8), (3, 0), (3, 1),
@@ -118,7 +118,7 @@ def generate(work: Path, runs: int, count: int) -> tuple[list[Path], set[str], s
 
 def check_sample(dirs: list[Path], runs: int, count: int, regressing: set[str], flaky: set[str],
                  every: int = 37) -> int:
-    """Every ``every``-th line of the first, middle and last nights parses as a record (harness.records)
+    """Every ``every``-th line of the first, middle and last nights parses as a record (kcompat.harness.records)
     and is byte for byte the line its record writes; returns how many lines were checked."""
     grid = cells(count)
     checked = 0
@@ -150,7 +150,7 @@ def delta_files(table: Path) -> list[str]:
     return sorted(str(table / unquote(path)) for path in live)
 
 
-CLI = [sys.executable, "-m", "reports.history"]
+CLI = [sys.executable, "-m", "kcompat.reports.history"]
 
 
 def timed(argv: list[str]) -> float:
@@ -181,8 +181,8 @@ def reports(work: Path, count: int) -> dict[str, object]:
         shutil.rmtree(work / name, ignore_errors=True)
     report = timed(CLI + ["report", "--store", str(work / "store"), "--out", str(work / "spark")])
 
-    from reports.history import report as reporting
-    from reports.history.engine import DuckDBEngine
+    from kcompat.reports.history import report as reporting
+    from kcompat.reports.history.engine import DuckDBEngine
 
     started = time.monotonic()
     duck = reporting.compute(DuckDBEngine(delta_files(work / "store" / "records")))

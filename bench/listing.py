@@ -37,10 +37,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import ClusterSpec, HarnessConfig
-from harness.clients import Endpoint, NewTopic
-from harness.clients.wire import WireClient
-from harness.protocol import (
+from kcompat.harness import ClusterSpec, HarnessConfig
+from kcompat.harness.clients import Endpoint, NewTopic
+from kcompat.harness.clients.wire import WireClient
+from kcompat.harness.protocol import (
     METADATA,
     ApiVersionRange,
     WireConnection,
@@ -49,7 +49,7 @@ from harness.protocol import (
     nested_type,
     pick_version,
 )
-from harness.providers.process import ProcessProvider
+from kcompat.harness.providers.process import ProcessProvider
 
 DESCRIBE_TOPIC_PARTITIONS = 75
 TOPIC_EXISTS = 36

@@ -36,7 +36,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from harness.records import RECORDS_FILE, Record, read_records
+from kcompat.harness.records import RECORDS_FILE, Record, read_records
 
 FIVE_KIP_BROKERS = "0.11,1.1,2.3,2.6,2.8,3.9,4.0,4.4"
 FIVE_KIP_CLIENTS = "wire,confluent,java:2.3.1,java:4.4.0"
@@ -49,7 +49,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def one_run(out: Path, brokers: str, clients: str, workers: int) -> dict[str, float]:
-    command = [sys.executable, "-c", "from harness.cli import run; run()", "run", "--brokers", brokers,
+    command = [sys.executable, "-c", "from kcompat.harness.cli import run; run()", "run", "--brokers", brokers,
                "--clients", clients, "--kip", "KIP-525", "--kip", "KIP-569", "-n", str(workers), "--quiet",
                "--out", str(out)]
     started = time.perf_counter()
@@ -69,7 +69,7 @@ def one_run(out: Path, brokers: str, clients: str, workers: int) -> dict[str, fl
 
 def kcompat_run(out: Path, brokers: str, clients: str, kips: list[str], workers: int) -> tuple[float, int, str]:
     """One ``kcompat run``: (wall seconds, exit code, its output's tail)."""
-    command = [sys.executable, "-c", "from harness.cli import run; run()", "run", "--brokers", brokers,
+    command = [sys.executable, "-c", "from kcompat.harness.cli import run; run()", "run", "--brokers", brokers,
                "--clients", clients, *[a for kip in kips for a in ("--kip", kip)], "-n", str(workers), "--quiet",
                "--out", str(out)]
     started = time.perf_counter()
@@ -79,14 +79,14 @@ def kcompat_run(out: Path, brokers: str, clients: str, kips: list[str], workers:
 
 def warm_cache(brokers: str, clients: str, kips: list[str]) -> None:
     """What a first run pays once and a measured run should not: jars, JDKs, plug-ins, sidecars."""
-    from harness.artifacts import ArtifactStore
-    from harness.catalog import load_catalog
-    from harness.clients.java import Sidecar, close_sidecars
-    from harness.config import HarnessConfig
-    from harness.java import select_java
-    from harness.javac import compile_plugin
-    from harness.matrix.claims import BROKER_PLUGINS, claims_dir, load_claim_book
-    from harness.matrix.plan import Selection, brokers as planned_brokers, plugin_sources
+    from kcompat.harness.artifacts import ArtifactStore
+    from kcompat.harness.catalog import load_catalog
+    from kcompat.harness.clients.java import Sidecar, close_sidecars
+    from kcompat.harness.config import HarnessConfig
+    from kcompat.harness.java import select_java
+    from kcompat.harness.javac import compile_plugin
+    from kcompat.harness.matrix.claims import BROKER_PLUGINS, claims_dir, load_claim_book
+    from kcompat.harness.matrix.plan import Selection, brokers as planned_brokers, plugin_sources
 
     config, catalog = HarnessConfig.resolve(), load_catalog()
     claims = load_claim_book(claims_dir()).select(tuple(kips))
@@ -107,9 +107,9 @@ def warm_cache(brokers: str, clients: str, kips: list[str]) -> None:
 
 def cluster_keys(records: list[Record], brokers: str, clients: str, kips: list[str]) -> tuple[int, int]:
     """(distinct cluster keys of the recorded cells, of all planned cells): the clusters a run should boot."""
-    from harness.catalog import load_catalog
-    from harness.matrix.claims import claims_dir, load_claim_book
-    from harness.matrix.plan import Selection, plan
+    from kcompat.harness.catalog import load_catalog
+    from kcompat.harness.matrix.claims import claims_dir, load_claim_book
+    from kcompat.harness.matrix.plan import Selection, plan
 
     planned = plan(Selection.of(brokers, None, clients, kips), load_claim_book(claims_dir()), load_catalog())
     key_of = {c.cell.id: c.cluster_key for c in planned}
@@ -119,7 +119,7 @@ def cluster_keys(records: list[Record], brokers: str, clients: str, kips: list[s
 
 def five_kips(brokers: str, clients: str, kips: list[str], workers: int) -> None:
     """The whole matrix once at ``-n workers``, measured (issue 10)."""
-    from harness.matrix.claims import claims_dir, load_claim_book
+    from kcompat.harness.matrix.claims import claims_dir, load_claim_book
 
     kips = kips or sorted({claim.kip for claim in load_claim_book(claims_dir()).select(())})
     warm_cache(brokers, clients, kips)

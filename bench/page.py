@@ -28,9 +28,9 @@ import time
 import tomllib
 from pathlib import Path
 
-from harness.records import Record
-from reports.page import load, write
-from reports.page.browser import chromium
+from kcompat.harness.records import Record
+from kcompat.reports.page import load, write
+from kcompat.reports.page.browser import chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTCOMES = ["pass"] * 12 + ["unsupported"] * 6 + ["deviation", "fail"] + ["pass"] * 20 + ["infra_error"]

@@ -30,7 +30,7 @@ _HOMES = {"BrokerLine": ".catalog", "BrokerRelease": ".catalog", "Catalog": ".ca
 
 
 def __getattr__(name: str) -> Any:
-    """Imported when first asked: importing one module (``harness.config`` for the pytest plugin's options)
+    """Imported when first asked: importing one module (``kcompat.harness.config`` for the pytest plugin's options)
     must not load the catalog, the versions and what they import."""
     if name not in _HOMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -131,7 +131,7 @@ def _line_from_toml(raw: dict[str, Any]) -> BrokerLine:
 
 @functools.cache
 def load_catalog() -> Catalog:
-    text = resources.files("harness").joinpath("catalog.toml").read_text(encoding="utf-8")
+    text = resources.files("kcompat.harness").joinpath("catalog.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     clients = [JavaClientRelease(KafkaVersion.parse(raw["version"]), raw["reason"]) for raw in data.get("java_client", ())]
     return Catalog([_line_from_toml(raw) for raw in data["line"]], clients)

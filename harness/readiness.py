@@ -2,7 +2,7 @@
 
 A strategy makes one attempt and returns ``None`` when ready or the reason it
 is not yet; ``wait_until`` polls it every ``interval`` seconds (10 ms, so a
-broker is seen ready within one interval of answering; ``harness.waiting``
+broker is seen ready within one interval of answering; ``kcompat.harness.waiting``
 keeps the time) and, before each attempt, lets the caller raise if the
 process it waits for has died.
 """

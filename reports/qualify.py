@@ -28,7 +28,7 @@ schema_version 3) are reported apart from steady ones: one whose claim the
 profile lists in ``known_intermittent`` is accepted, whatever its cell; a known
 deviation entry accepts one too; a steady deviation is never accepted by
 ``known_intermittent`` (the claim is known to flip, not to fail).  Every error names file and
-line.  Standard library only (plus ``harness.records``): the command that runs
+line.  Standard library only (plus ``kcompat.harness.records``): the command that runs
 the matrix lives in the harness's CLI.
 """
 
@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.records import DOCUMENT_ID, Record, latest_by_cell
-from harness.tomlfile import read_toml
+from kcompat.harness.records import DOCUMENT_ID, Record, latest_by_cell
+from kcompat.harness.tomlfile import read_toml
 
 MODES = ("zk", "kraft")
 _VERSION = re.compile(r"\d+(\.\d+){1,3}\Z")

@@ -2,7 +2,7 @@
 
 The matrix is run by ``kcompat run`` in a child process (the run directory is
 the only thing read back, as for every report), the verdict is
-``reports.qualify.classify``, and the page is written beside the run.
+``kcompat.reports.qualify.classify``, and the page is written beside the run.
 Registered in the ``kcompat.commands`` entry-point group.
 """
 
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 
-from harness.records import RECORDS_FILE, read_records
-from reports.page import model, render
-from reports.qualify import QualifyError, classify, load_profile
+from kcompat.harness.records import RECORDS_FILE, read_records
+from kcompat.reports.page import model, render
+from kcompat.reports.qualify import QualifyError, classify, load_profile
 
 
 @click.command("qualify")
@@ -39,7 +39,7 @@ def qualify(profile_file: Path, name: str | None, out_dir: Path, workers: int, r
     run_dir = out_dir / "run"
     modes = "all" if set(profile.modes) == {"zk", "kraft"} else profile.modes[0]
     # -P: the installed kcompat, never a harness/ package that happens to be in the working directory
-    command = [sys.executable, "-P", "-c", "from harness.cli import run; run()", "run", "--brokers",
+    command = [sys.executable, "-P", "-c", "from kcompat.harness.cli import run; run()", "run", "--brokers",
                ",".join(profile.brokers), "--clients", ",".join(profile.clients), "--mode", modes, "-n",
                str(workers), "--quiet", "--out", str(run_dir), *(f"--kip={k}" for k in profile.kips)]
     if resume:

@@ -9,7 +9,7 @@ cell's probe comes from harness/matrix/probes/.
 
 from __future__ import annotations
 
-from fixtures.matrix import CellRunner
+from kcompat.fixtures.matrix import CellRunner
 
 
 def test_cell(matrix_cell: CellRunner) -> None:

@@ -1,4 +1,4 @@
-"""Crafted histories for the history job's tests: run directories written with harness.records."""
+"""Crafted histories for the history job's tests: run directories written with kcompat.harness.records."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harness.records import RECORDS_FILE, RUN_FILE, Cell, Record, append_record
+from kcompat.harness.records import RECORDS_FILE, RUN_FILE, Cell, Record, append_record
 
 JAVA = "KIP-525/validate-only-returns-configs[2.4.1-zk|java:3.7.0]"
 WIRE = "KIP-525/validate-only-returns-configs[2.4.1-zk|wire]"
@@ -104,7 +104,7 @@ def junit(path: Path, records: list[Record], *, full: bool = True, others: int =
         props += [("kcompat_record", rec.line().rstrip("\n"))] if full else [
             ("kcompat_client_version", rec.client_version), ("kcompat_started_at", rec.started_at)]
         body = "".join(f"<property name={quoteattr(k)} value={quoteattr(v)} />" for k, v in props)
-        cases.append(f'<testcase classname="scenarios.test_matrix" name="test_cell[{number}]" time="1.0">'
+        cases.append(f'<testcase classname="kcompat.scenarios.test_matrix" name="test_cell[{number}]" time="1.0">'
                      f"<properties>{body}</properties></testcase>")
     cases += [f'<testcase classname="tests.test_other" name="test_{n}" time="0.1" />' for n in range(others)]
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -140,7 +140,7 @@ def intermittent_nights(root: Path) -> list[Path]:
 def revised_book(root: Path, kip: str, before: str, after: str) -> Path:
     """A claim book (``kcompat run --claims``) that is the installed KIP's file with one claim's documented side
     revised: a verdict that changes for a known reason, how the real-run history tests plant a regression."""
-    from harness.matrix.claims import claims_dir
+    from kcompat.harness.matrix.claims import claims_dir
 
     original = (claims_dir() / f"{kip}.toml").read_text()
     assert original.count(before) == 1, f"{before!r} is not once in {kip}.toml"

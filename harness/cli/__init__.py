@@ -2,7 +2,7 @@
 commands (``run``, ``repro``, ``bisect``: ``matrix.py``).
 
 Thin: parses options, shows progress, calls the harness.  The global options
-are generated from ``harness.config.SETTINGS``.  Nouns are registered by name
+are generated from ``kcompat.harness.config.SETTINGS``.  Nouns are registered by name
 in ``NOUNS`` and loaded when used; packages above the harness (reports) add
 their own (``kcompat history``) through the entry-point group
 ``kcompat.commands`` without the harness importing them.
@@ -31,12 +31,12 @@ from .display import note
 
 ENTRY_POINT_GROUP = "kcompat.commands"
 NOUNS: dict[str, str] = {
-    "brokers": "harness.cli.brokers:brokers",
-    "clients": "harness.cli.clients:clients",
-    "images": "harness.cli.images:images",
-    "run": "harness.cli.matrix:run_command",
-    "repro": "harness.cli.matrix:repro_command",
-    "bisect": "harness.cli.matrix:bisect_command",
+    "brokers": "kcompat.harness.cli.brokers:brokers",
+    "clients": "kcompat.harness.cli.clients:clients",
+    "images": "kcompat.harness.cli.images:images",
+    "run": "kcompat.harness.cli.matrix:run_command",
+    "repro": "kcompat.harness.cli.matrix:repro_command",
+    "bisect": "kcompat.harness.cli.matrix:bisect_command",
 }
 """This package's command groups, as ``module:attribute``; loaded only when used."""
 EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130

@@ -1,6 +1,6 @@
 """Clients behind one interface: the wire probe, confluent-kafka, the Java AdminClient.
 
-``client_for`` asks the reference's kind (``harness.clients.kinds``) to make
+``client_for`` asks the reference's kind (``kcompat.harness.clients.kinds``) to make
 one; a kind imports its client library only then, so the harness runs where
 confluent-kafka is not installed.
 """
@@ -26,7 +26,7 @@ from .ref import ClientRef, parse_clients
 def client_for(ref: ClientRef | str, endpoint: Endpoint, config: HarnessConfig, *,
                run_id: str | None = None) -> AdminClient:
     """A client for a reference (``wire``, ``confluent``, ``java:4.4.0``; parsed by ``ClientRef.parse``),
-    made by its kind (``harness.clients.kinds``)."""
+    made by its kind (``kcompat.harness.clients.kinds``)."""
     parsed = ClientRef.parse(ref) if isinstance(ref, str) else ref
     return kind(parsed.kind).make(endpoint, config, parsed.version, run_id)
 

@@ -52,7 +52,7 @@ _API_NAMES = {key: name for key in api_key_map if (name := api_name(key)) is not
 
 
 def exercise(admin: AdminClient) -> None:
-    """Every declared admin operation (``harness.operations``) as its samples make it; results are not the
+    """Every declared admin operation (``kcompat.harness.operations``) as its samples make it; results are not the
     point, and an operation the client's kind does not implement is passed over."""
     for operation in operations().values():
         for args in operation.samples(TOPIC):
@@ -70,7 +70,7 @@ def call_apis() -> frozenset[str]:
 
 def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
     """Measure the release this Python has (the caller makes sure it is ``ref``'s); leaves threads behind
-    when a client hangs on the open-ended pass, so ``python -m harness.clients.limits`` runs it and exits."""
+    when a client hangs on the open-ended pass, so ``python -m kcompat.harness.clients.limits`` runs it and exits."""
     apis = advertised()
     with StubBroker(apis) as stub:
         admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
@@ -91,7 +91,7 @@ def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
     under = getattr(admin, "librdkafka_version", None)
     client = f"{ref.kind} {version}" + (f" (librdkafka {under})" if under else "")
     how = (f"stub broker advertising kio's versions{_open_note(capped, beyond)}; {client} made "
-           "every admin call of harness.clients.limits.exercise; the newest version each request header carried")
+           "every admin call of kcompat.harness.clients.limits.exercise; the newest version each request header carried")
     return ClientLimits(ref.kind, version, newest, {}, datetime.datetime.now(datetime.UTC).date().isoformat(), how)
 
 
@@ -121,7 +121,7 @@ def measure(ref: ClientRef, config: HarnessConfig, python: Path | str) -> Client
     """Measure ``ref`` in a child ``python`` that has it (this one, or its release's venv), bounded."""
     log = _cache(config) / f"{_slug(ref)}.measure.log"  # apart from the venv's install log
     log.parent.mkdir(parents=True, exist_ok=True)
-    command = [str(python), "-P", "-m", "harness.clients.limits", str(ref), str(config.cache_dir)]
+    command = [str(python), "-P", "-m", "kcompat.harness.clients.limits", str(ref), str(config.cache_dir)]
     with log.open("wb") as errors:
         try:
             done = subprocess.run(command, stdout=subprocess.PIPE, stderr=errors, timeout=MEASURE_TIMEOUT,
@@ -171,7 +171,7 @@ def cached(ref: ClientRef, config: HarnessConfig) -> ClientLimits | None:
 @functools.cache
 def checked_in() -> dict[str, ClientLimits]:
     """The measurements checked in beside this module, by reference (``confluent:2.12.2``)."""
-    text = resources.files("harness.clients").joinpath(TABLE).read_text(encoding="utf-8")
+    text = resources.files("kcompat.harness.clients").joinpath(TABLE).read_text(encoding="utf-8")
     table: dict[str, ClientLimits] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
@@ -210,7 +210,7 @@ def limits_of(client: AdminClient, ref: ClientRef, config: HarnessConfig) -> Cli
 
 
 def _main(argv: list[str]) -> None:
-    """``python -P -m harness.clients.limits REF CACHE_DIR``: one line of JSON, then exit at once
+    """``python -P -m kcompat.harness.clients.limits REF CACHE_DIR``: one line of JSON, then exit at once
     (the open-ended pass may leave a client's calls waiting in a thread)."""
     ref = ClientRef.parse(argv[0]).resolved()
     config = HarnessConfig.resolve(cache_dir=Path(argv[1]))

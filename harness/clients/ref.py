@@ -3,7 +3,7 @@
 A reference names a point on the client axis.  It is checked before anything
 boots: the kind must exist, a version must be a plain release (digits and
 dots: it becomes part of cache paths, so nothing else may reach the file
-system), and what the kind says of releases and pins (``harness.clients.kinds``).
+system), and what the kind says of releases and pins (``kcompat.harness.clients.kinds``).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ broker image from ``broker.Dockerfile``, shipped here as package data),
 user of testcontainers), ``reuse`` (leases on clusters left running),
 ``orphans`` (removing what dead owners left) and ``watchdog`` (the process
 that sweeps a harness's containers when it dies).  The container provider
-(``harness.providers.container``) builds on these; nothing here imports a
+(``kcompat.harness.providers.container``) builds on these; nothing here imports a
 provider.  Importing this package loads neither the Docker SDK nor
 testcontainers: modules import them where they talk to the engine.
 """

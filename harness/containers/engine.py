@@ -1,6 +1,6 @@
 """The Docker engine: one connection, checked once, with errors that say what to do.
 
-Only modules of ``harness.containers`` talk to Docker, and none of them lets
+Only modules of ``kcompat.harness.containers`` talk to Docker, and none of them lets
 the engine pull on its own: images are checked to be local first and pulled
 explicitly only when the user allowed it (``pull``).  This machine's kind has
 no registry, and an unexpected pull would go to the public internet through

@@ -1,7 +1,7 @@
 """Removing the containers of harness processes that are gone.
 
 Every container carries its owner's token (``io.kcompat.owner``, see
-``harness.reaper.owner_token``).  Two sweeps: ``remove_orphans`` for whatever
+``kcompat.harness.reaper.owner_token``).  Two sweeps: ``remove_orphans`` for whatever
 dead owners left (``kcompat brokers reap``, each pytest session), and
 ``remove_orphans_of`` for one owner, which the watchdog runs when its owner's
 pipe closes (the owner may still be a zombie then, so liveness can't decide).

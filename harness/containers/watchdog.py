@@ -1,6 +1,6 @@
 """Removes a harness process's containers when that process ends, however it ends.
 
-The container provider starts ``python -m harness.containers.watchdog OWNER CACHE_DIR``
+The container provider starts ``python -m kcompat.harness.containers.watchdog OWNER CACHE_DIR``
 with a pipe on its stdin and keeps the write end.  When the harness exits
 (normally, by a signal, or SIGKILL) the kernel closes the pipe; the watchdog
 reads EOF and removes every container labelled with that owner, except
@@ -39,7 +39,7 @@ def ensure_started(cache_dir: Path, log_dir: Path) -> None:
     log = log_dir / f"watchdog-{owner_token()}.log"
     with log.open("ab") as err:
         _started = subprocess.Popen(
-            [sys.executable, "-P", "-m", "harness.containers.watchdog", owner_token(), str(cache_dir)],
+            [sys.executable, "-P", "-m", "kcompat.harness.containers.watchdog", owner_token(), str(cache_dir)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, start_new_session=True,
         )
     assert _started.stdout is not None

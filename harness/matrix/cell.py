@@ -2,12 +2,12 @@
 
 ``run_cell(planned, env)`` returns the cell's record after appending it to
 ``records.jsonl`` in the run directory; the claim's probe comes from the
-probes' registry (``harness.matrix.probes``).  The pytest plugin
+probes' registry (``kcompat.harness.matrix.probes``).  The pytest plugin
 (fixtures/matrix.py) calls it for each parametrized cell; a script can call
 it with a ``CellEnv`` of its own.
 
 A cell whose first observation deviates is observed again on the same
-cluster (``observations`` setting, 3 in all by default; harness.matrix.verdict
+cluster (``observations`` setting, 3 in all by default; kcompat.harness.matrix.verdict
 settles them into one verdict, ``intermittent`` when they disagree) and its
 record keeps every observation.
 

@@ -642,7 +642,7 @@ def claims_dir(given: Path | str | None = None) -> Path:
         return path
     import importlib.util
 
-    spec = importlib.util.find_spec("scenarios")
+    spec = importlib.util.find_spec("kcompat.scenarios")
     if spec is None or not spec.submodule_search_locations:
         raise ConfigError("the scenarios package is not installed beside the harness; reinstall kcompat")
     return Path(next(iter(spec.submodule_search_locations))) / "claims"

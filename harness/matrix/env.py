@@ -2,7 +2,7 @@
 
 The pytest plugin builds one ``CellEnv`` per worker from its fixtures; a
 script builds one with ``CellEnv.open`` and runs cells without pytest
-(``harness.matrix.cell.run_cell``).  ``ClusterFactory`` and
+(``kcompat.harness.matrix.cell.run_cell``).  ``ClusterFactory`` and
 ``AdminClientFactory`` live here, not in the plugin, because both ways share
 clusters and clients the same way.
 """

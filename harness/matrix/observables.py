@@ -1,7 +1,7 @@
 """The vocabulary of observations: what each probe can observe, and the matchers claims use.
 
 A claim's documented side is a set of ``key = matcher`` pairs; a probe
-(``harness.matrix.probes``, one module each, its spec beside its function)
+(``kcompat.harness.matrix.probes``, one module each, its spec beside its function)
 fills the same keys from what a client returned.  Both sides meet here: the
 claim loader checks every key a claim names against its probe's vocabulary
 (``PROBES``; so a typo is a load error, not a silent pass), and ``match``
@@ -26,7 +26,7 @@ ABSENT: Any = object()
 
 
 class _Specs(Mapping[str, ProbeSpec]):
-    """Every probe's spec by name, read from the probes' registry when first asked (``harness.matrix.probes``):
+    """Every probe's spec by name, read from the probes' registry when first asked (``kcompat.harness.matrix.probes``):
     the claim loader imports this module, and the probe modules import the claim loader."""
 
     def __getitem__(self, name: str) -> ProbeSpec:

@@ -1,6 +1,6 @@
 """From a selection (brokers, modes, clients, KIPs) to the cells of the matrix, checked before anything boots.
 
-The one cell model (``harness.records.Cell``) is built here for the pytest
+The one cell model (``kcompat.harness.records.Cell``) is built here for the pytest
 plugin, ``kcompat run``, resume and repro alike, so every consumer agrees on
 what a run contains.  Cells are ordered by the cluster they need, so a worker
 walks one cluster's cells together and boots each cluster once.
@@ -123,7 +123,7 @@ def plan(selection: Selection, book: ClaimBook, catalog: Catalog) -> list[Planne
 
 def plugin_sources(plugin: BrokerPlugin) -> Path:
     """A broker plug-in's Java sources: ``fixtures/plugins/<name>``, located (never imported) like the claims."""
-    spec = importlib.util.find_spec("fixtures")
+    spec = importlib.util.find_spec("kcompat.fixtures")
     if spec is None or not spec.submodule_search_locations:
         raise ConfigError("the fixtures package is not installed beside the harness; reinstall kcompat")
     return Path(next(iter(spec.submodule_search_locations))) / "plugins" / plugin.name

@@ -119,7 +119,7 @@ def grant_acls(cluster: Cluster, admin: WireClient, acls: Sequence[AclSpec], sto
     Through CreateAcls where the broker advertises it, then DescribeAcls lists
     them; before 0.11 (no CreateAcls) the release's own AclCommand writes them
     to ZooKeeper.  Then each ACL's effect is awaited through the one request it
-    authorizes, as its principal (``harness.matrix.acls.acl_check``): the only
+    authorizes, as its principal (``kcompat.harness.matrix.acls.acl_check``): the only
     evidence where DescribeAcls is missing too, and KRaft's controller
     authorizes CreateTopics with its own copy.  An ACL that authorizes only
     requests this broker doesn't have (topic Create before 2.0, topic Alter

@@ -51,7 +51,7 @@ class Operation(Generic[A]):
     """The Kafka API whose request version the result's ``request_version`` is (``CreateTopics``)."""
     about: str
     samples: Callable[[str], Sequence[A]]
-    """The calls ``harness.clients.limits.exercise`` makes against the stub broker, given a topic name."""
+    """The calls ``kcompat.harness.clients.limits.exercise`` makes against the stub broker, given a topic name."""
     _implementations: dict[type, Callable[..., AdminResult]] = field(default_factory=dict, repr=False)
 
     def implement(self, client: type[C]) -> Callable[[Implementation[C, A]], Implementation[C, A]]:

@@ -137,11 +137,11 @@ class JvmCluster:
         raise NotImplementedError
 
     def _labels(self) -> list[str]:
-        """JVM flags that mark a process as this run's (see ``harness.reaper``)."""
+        """JVM flags that mark a process as this run's (see ``kcompat.harness.reaper``)."""
         return []
 
     shares_classes = False
-    """Whether this provider's JVMs see the cache's class-data sharing archives (``harness.cds``)."""
+    """Whether this provider's JVMs see the cache's class-data sharing archives (``kcompat.harness.cds``)."""
 
     # -- the Cluster protocol -------------------------------------------------------
     @property

@@ -1,8 +1,8 @@
 """Brokers in Docker containers: the container provider and its clusters.
 
 Each JVM of the shared boot sequence (``cluster.JvmCluster``) runs in its own
-container (``harness.containers.jvm``) of the version's image
-(``harness.containers.images``) with host networking, so brokers listen on
+container (``kcompat.harness.containers.jvm``) of the version's image
+(``kcompat.harness.containers.images``) with host networking, so brokers listen on
 loopback exactly as process brokers do and the same readiness (ApiVersions +
 Metadata) applies.  The run directory is mounted at the same path, so rendered
 properties, JAAS and logging files are used unchanged; extra classpath entries
@@ -11,7 +11,7 @@ are mounted read-only at their own paths.
 Cleanup on every exit path:
 
 * normal teardown removes each container (``stop`` then ``remove``);
-* a watchdog process (``harness.containers.watchdog``) removes this process's
+* a watchdog process (``kcompat.harness.containers.watchdog``) removes this process's
   containers when it exits any way, SIGKILL included: Ryuk's idea, with no
   image to pull;
 * testcontainers' own Ryuk is used too where it can work (``jvm.use_ryuk``);
@@ -19,7 +19,7 @@ Cleanup on every exit path:
   containers whose owner process is gone (labels ``io.kcompat.*``).
 
 With ``reuse`` on, a cluster is left running for the next run with an
-identical spec and image (``harness.containers.reuse``): attach-or-boot
+identical spec and image (``kcompat.harness.containers.reuse``): attach-or-boot
 happens under one file lock per key (so xdist workers asking at once boot it
 once), and every process using it holds a shared lease, so it is only ever
 removed when nobody uses it.

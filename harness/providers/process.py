@@ -3,7 +3,7 @@
 Each process runs the broker's own main class (``kafka.Kafka``, ZooKeeper's
 ``ZooKeeperServerMain``, ``kafka.tools.StorageTool`` for KRaft's format) on
 the Maven-resolved classpath, in its own session, labelled with the run id and
-set to die with the harness (see ``harness.reaper``).  Logs stay in the run
+set to die with the harness (see ``kcompat.harness.reaper``).  Logs stay in the run
 directory after teardown.
 """
 

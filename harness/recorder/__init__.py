@@ -1,7 +1,7 @@
 """What a client sends, read off the wire: request headers (API key, version), whatever the client.
 
 ``StubBroker`` answers as a broker that speaks every version, so a client shows its own limits
-(``harness.clients.limits`` measures them with it); ``frames`` holds the pure framing it shares.
+(``kcompat.harness.clients.limits`` measures them with it); ``frames`` holds the pure framing it shares.
 """
 
 from .stub import Recording, StubBroker, advertised

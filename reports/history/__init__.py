@@ -5,6 +5,6 @@ answers from it: the latest matrix, regressions, flaky cells, each KIP's compati
 observed, and every cell's history.  The job runs in a local Spark session by default and unchanged
 under ``spark-submit`` (``reports/history/job.py``).  Layout and choices: docs/HISTORY.md.
 
-Like every report, this package reads records only (``harness.records``); it never imports pytest,
+Like every report, this package reads records only (``kcompat.harness.records``); it never imports pytest,
 fixtures, scenarios or a Kafka client.
 """

@@ -1,5 +1,5 @@
-"""``python -m reports.history``: the history commands without the ``kcompat`` front door."""
+"""``python -m kcompat.reports.history``: the history commands without the ``kcompat`` front door."""
 
-from reports.history.cli import history
+from kcompat.reports.history.cli import history
 
 history(prog_name="kcompat history")

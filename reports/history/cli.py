@@ -1,7 +1,7 @@
 """``kcompat history``: ingest run directories into the store, and report from it.
 
 Registered as the ``history`` command of ``kcompat`` through the ``kcompat.commands`` entry-point
-group; also ``python -m reports.history`` and, on a cluster, ``spark-submit reports/history/job.py``.
+group; also ``python -m kcompat.reports.history`` and, on a cluster, ``spark-submit reports/history/job.py``.
 Every failure is one ``kcompat: error: ...`` line and exit code 1; nothing in the store changes.
 """
 
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from harness.errors import HarnessError
-from harness.records import RECORDS_FILE, read_records
+from kcompat.harness.errors import HarnessError
+from kcompat.harness.records import RECORDS_FILE, read_records
 
 from . import report as reporting
 from . import spark as sparking

@@ -71,7 +71,7 @@ class DuckDBEngine:
         self.con.execute("CREATE VIEW obs_lines AS SELECT run_id, cell_id, record FROM records")
 
     def _series_function(self) -> None:
-        """``Cell.series`` in SQL, for files written before the column (one definition: harness.records)."""
+        """``Cell.series`` in SQL, for files written before the column (one definition: kcompat.harness.records)."""
         from .rows import series_of
 
         self.con.create_function("kcompat_series", series_of, ["VARCHAR"], "VARCHAR", side_effects=False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.errors import HarnessError
+from kcompat.harness.errors import HarnessError
 
 
 class HistoryError(HarnessError):

@@ -19,7 +19,7 @@ from typing import Any
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
-from harness.records import SCHEMA_VERSION, Cell, Record, RecordError, loads_record
+from kcompat.harness.records import SCHEMA_VERSION, Cell, Record, RecordError, loads_record
 
 from .rows import ParsedRun, RunInfo, quarantined, run_rows
 

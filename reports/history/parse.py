@@ -1,10 +1,10 @@
-"""Run directory -> table rows: records through ``harness.records``, everything else quarantined.
+"""Run directory -> table rows: records through ``kcompat.harness.records``, everything else quarantined.
 
-Pure Python (standard library and ``harness.records``) so it runs the same in the driver, in a
+Pure Python (standard library and ``kcompat.harness.records``) so it runs the same in the driver, in a
 Spark executor (``--py-files``) and in unit tests.  Nothing is dropped silently: a line that is not
 a record becomes a quarantine row with its reason, and callers count them.  JUnit XML files take
-the same way through ``reports.history.junit``; the rows both build, and their columns, are
-``reports.history.rows``.
+the same way through ``kcompat.reports.history.junit``; the rows both build, and their columns, are
+``kcompat.reports.history.rows``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harness.records import RECORDS_FILE, RUN_FILE, parse_lines
+from kcompat.harness.records import RECORDS_FILE, RUN_FILE, parse_lines
 
 from .errors import RunDirError
 from .rows import ParsedRun, RunInfo, quarantined, run_rows, utc_iso
@@ -63,7 +63,7 @@ def read_run_info(run_dir: Path) -> RunInfo:
 
 
 def parse_records(data: bytes, source: str, run: RunInfo) -> ParsedRun:
-    """Every line of a records file: a record, or a quarantine row saying why not (``harness.records``'s
+    """Every line of a records file: a record, or a quarantine row saying why not (``kcompat.harness.records``'s
     tolerant reader).  A cell's last line is its verdict (a resumed run may repeat a cell)."""
     parsed = ParsedRun()
     lines, bad = parse_lines(data)

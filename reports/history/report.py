@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from harness.records import DOCUMENT_ID, OUTCOMES
-from harness.versions import version_key
+from kcompat.harness.records import DOCUMENT_ID, OUTCOMES
+from kcompat.harness.versions import version_key
 
 from .errors import HistoryError
 

@@ -1,8 +1,8 @@
 """The history's table rows: their columns, and how a record or a line that is not one becomes a row.
 
-Both readers of a run build on this module: ``reports.history.parse`` (records.jsonl, and the choice of
-reader per file) and ``reports.history.junit`` (JUnit XML).  Pure Python (standard library and
-``harness.records``), so it runs the same in the driver, in a Spark executor and in unit tests.
+Both readers of a run build on this module: ``kcompat.reports.history.parse`` (records.jsonl, and the choice of
+reader per file) and ``kcompat.reports.history.junit`` (JUnit XML).  Pure Python (standard library and
+``kcompat.harness.records``), so it runs the same in the driver, in a Spark executor and in unit tests.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 from typing import Any
 
-from harness.records import BAD_LINE_KINDS, Cell, Record
+from kcompat.harness.records import BAD_LINE_KINDS, Cell, Record
 
 ORIGINS: tuple[str, ...] = ("records", "junit")
 """Where a row came from; a run's records.jsonl wins over its JUnit XML (docs/HISTORY.md)."""

@@ -48,7 +48,7 @@ DELTA_CONF: dict[str, str] = {
 
 
 def cache_dir() -> Path:
-    """The kcompat cache, resolved as harness.config does: KCOMPAT_CACHE_DIR, else the user cache."""
+    """The kcompat cache, resolved as kcompat.harness.config does: KCOMPAT_CACHE_DIR, else the user cache."""
     explicit = os.environ.get("KCOMPAT_CACHE_DIR")
     if explicit:
         return Path(explicit).expanduser()
@@ -121,7 +121,9 @@ def session_conf(extra: Mapping[str, str] | None = None, *, submitted: bool = Fa
         conf.update(LOCAL_CONF)
         # Python workers: this interpreter, and this checkout first on their path (they import the parser).
         conf["spark.pyspark.python"] = sys.executable
-        root = str(Path(__file__).resolve().parents[2])
+        import kcompat
+
+        root = str(Path(kcompat.__file__).parent.parent)  # what holds kcompat/: the checkout, or site-packages
         conf["spark.executorEnv.PYTHONPATH"] = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
         conf.update(jar_conf())
     for key, value in (extra or {}).items():

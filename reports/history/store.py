@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote, urlparse
 
-from harness.waiting import retry
+from kcompat.harness.waiting import retry
 
 from .errors import StoreError
 from .parse import ingest_sources, parse_records, read_run_info
@@ -170,7 +170,7 @@ def _parser(runs: dict[str, RunInfo]) -> Callable[[Iterator[pa.RecordBatch]], It
     def parse(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         import pyarrow as pa
 
-        from reports.history.parse import parse_file
+        from kcompat.reports.history.parse import parse_file
 
         for batch in batches:
             out: list[dict[str, Any]] = []

@@ -29,10 +29,11 @@ def build_archive(dest: Path) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted((ROOT / "reports").rglob("*.py")):
-            archive.write(path, path.relative_to(ROOT).as_posix())
-        archive.writestr("harness/__init__.py", _HARNESS_INIT)
+            archive.write(path, f"kcompat/{path.relative_to(ROOT).as_posix()}")
+        archive.writestr("kcompat/__init__.py", "")
+        archive.writestr("kcompat/harness/__init__.py", _HARNESS_INIT)
         for name in _HARNESS_MODULES:
-            archive.write(ROOT / "harness" / name, f"harness/{name}")
+            archive.write(ROOT / "harness" / name, f"kcompat/harness/{name}")
         click_dir = Path(click.__file__).parent
         for path in sorted(click_dir.rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:

@@ -1,5 +1,5 @@
-"""``python -m reports.page RUN_DIR... --out DIR``: the matrix command without the kcompat CLI."""
+"""``python -m kcompat.reports.page RUN_DIR... --out DIR``: the matrix command without the kcompat CLI."""
 
-from reports.page.cli import matrix
+from kcompat.reports.page.cli import matrix
 
-matrix(prog_name="python -m reports.page")
+matrix(prog_name="python -m kcompat.reports.page")

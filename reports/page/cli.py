@@ -2,7 +2,7 @@
 
 Registered in the ``kcompat.commands`` entry-point group (pyproject.toml), so
 the harness's CLI gains it without importing reports; ``python -m
-reports.page`` runs it alone.
+kcompat.reports.page`` runs it alone.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import click
 
-from reports.history.cli import STORE
-from reports.history.store import Location
-from reports.page import history as nightly
-from reports.page import model, render
-from reports.page.browser import BrowserUnavailable, screenshot as take_screenshot
+from kcompat.reports.history.cli import STORE
+from kcompat.reports.history.store import Location
+from kcompat.reports.page import history as nightly
+from kcompat.reports.page import model, render
+from kcompat.reports.page.browser import BrowserUnavailable, screenshot as take_screenshot
 
 SCREENSHOT_FILE = "matrix.png"
 

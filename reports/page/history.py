@@ -1,7 +1,7 @@
 """The nightly history in a cell's detail: the series' last runs, from `kcompat history` outputs.
 
 ``kcompat matrix ... --history DIR`` reads a report's ``history.json``; ``--store STORE`` runs the
-report's history query on the store through ``reports.history`` (the code ``kcompat history report``
+report's history query on the store through ``kcompat.reports.history`` (the code ``kcompat history report``
 runs).  Entries are keyed by series (``Cell.series``), so a cell's detail shows its runs across broker
 patch and client release bumps, each with what changed.  Without either option the page is unchanged.
 """
@@ -15,9 +15,9 @@ from typing import Any
 
 import click
 
-from harness.records import OUTCOMES, Cell
-from reports.history.report import what_changed
-from reports.history.store import Location
+from kcompat.harness.records import OUTCOMES, Cell
+from kcompat.reports.history.report import what_changed
+from kcompat.reports.history.store import Location
 
 HISTORY_FILE = "history.json"
 PAGE_HISTORY_RUNS = 10
@@ -43,7 +43,7 @@ def from_report(out_dir: Path) -> History:
 
 def from_store(ctx: click.Context, store: Location, runs: int = PAGE_HISTORY_RUNS) -> History:
     """The report's history query on STORE (a local Spark session, as `kcompat history report` starts)."""
-    from reports.history.cli import report_from_store
+    from kcompat.reports.history.cli import report_from_store
 
     return report_from_store(ctx, store, history_depth=runs).history
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.clients.kinds import kind_rank
-from harness.records import (
+from kcompat.harness.clients.kinds import kind_rank
+from kcompat.harness.records import (
     DOCUMENT_ID,
     OUTCOMES,
     RECORDS_FILE,
@@ -27,7 +27,7 @@ from harness.records import (
     loads_json,
     read_records,
 )
-from harness.versions import VersionKey, version_key
+from kcompat.harness.versions import VersionKey, version_key
 
 COVERAGE_FILE = "coverage.json"
 MODES = ("zk", "kraft")
@@ -157,7 +157,7 @@ _RUN_KEYS: dict[str, tuple[type, ...]] = {
 
 
 def _read_json(file: Path) -> Any:
-    """Strict JSON (``harness.records.loads_json``: no NaN, bounded nesting), ValueError with the reason."""
+    """Strict JSON (``kcompat.harness.records.loads_json``: no NaN, bounded nesting), ValueError with the reason."""
     try:
         return loads_json(file.read_bytes(), file.name)
     except OSError as exc:

@@ -21,9 +21,9 @@ from typing import Any
 
 import jinja2
 
-from harness.records import OUTCOMES, Record, document_order
-from reports.page.history import cell_entries
-from reports.page.model import CellView, Matrix, client_key
+from kcompat.harness.records import OUTCOMES, Record, document_order
+from kcompat.reports.page.history import cell_entries
+from kcompat.reports.page.model import CellView, Matrix, client_key
 
 HTML_FILE = "index.html"
 SUMMARY_FILE = "summary.md"
@@ -59,7 +59,7 @@ def md_code(value: object) -> str:
 
 
 def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.PackageLoader("reports.page", "templates"),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("kcompat.reports.page", "templates"),
                              autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
     env.filters["md"] = md_text

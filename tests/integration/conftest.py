@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from kio.static.primitive import i32Timedelta
 
-from harness.protocol import ApiVersionRange, WireConnection, build_request, nested_type, pick_version
-from harness.providers import Cluster
+from kcompat.harness.protocol import ApiVersionRange, WireConnection, build_request, nested_type, pick_version
+from kcompat.harness.providers import Cluster
 
 CREATE_TOPICS = 19
 

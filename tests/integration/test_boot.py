@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from harness import ClusterSpec, HarnessConfig, load_catalog
-from harness.cds import ClassArchive
-from harness.protocol import api_name
-from harness.providers.cluster import BROKER_MAIN
-from harness.providers.process import ProcessProvider
+from kcompat.harness import ClusterSpec, HarnessConfig, load_catalog
+from kcompat.harness.cds import ClassArchive
+from kcompat.harness.protocol import api_name
+from kcompat.harness.providers.cluster import BROKER_MAIN
+from kcompat.harness.providers.process import ProcessProvider
 
 NEWEST = str(load_catalog().newest().version)
 BOOTS = [("2.8", "zk"), ("3.9", "zk"), ("3.9", "kraft"), (NEWEST, "kraft"), ("0.11", "zk")]

@@ -13,12 +13,12 @@ SCRIPT = '''
 import json, sys
 from pathlib import Path
 
-from harness.catalog import load_catalog
-from harness.config import HarnessConfig
-from harness.matrix.cell import run_cell
-from harness.matrix.claims import claims_dir, load_claim_book
-from harness.matrix.env import CellEnv
-from harness.matrix.plan import Selection, plan
+from kcompat.harness.catalog import load_catalog
+from kcompat.harness.config import HarnessConfig
+from kcompat.harness.matrix.cell import run_cell
+from kcompat.harness.matrix.claims import claims_dir, load_claim_book
+from kcompat.harness.matrix.env import CellEnv
+from kcompat.harness.matrix.plan import Selection, plan
 
 config = HarnessConfig.resolve(provider="process", run_root=sys.argv[1])
 cells = plan(Selection.of("4.4", None, "wire", "KIP-195"), load_claim_book(claims_dir()), load_catalog())

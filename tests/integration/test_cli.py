@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from harness.cli import main
+from kcompat.harness.cli import main
 
 
 def test_probe_prints_what_the_broker_answered(kc_config) -> None:

@@ -14,9 +14,9 @@ import time
 import psutil
 import pytest
 
-from harness import ClusterSpec, HarnessError, KafkaVersion, SaslSpec, load_catalog
-from harness.clients import ConfigTarget, Endpoint, NewPartitions, NewTopic
-from harness.clients.java import JavaClient, Sidecar
+from kcompat.harness import ClusterSpec, HarnessError, KafkaVersion, SaslSpec, load_catalog
+from kcompat.harness.clients import ConfigTarget, Endpoint, NewPartitions, NewTopic
+from kcompat.harness.clients.java import JavaClient, Sidecar
 
 CATALOG = load_catalog()
 NEWEST = str(CATALOG.newest().version)
@@ -197,7 +197,7 @@ def test_a_hung_sidecar_is_detected_in_bounded_time(kc_config, monkeypatch):
     sidecar = Sidecar(JAVA[-1], kc_config)
     try:
         sidecar.call("version", None, {})  # a cold JVM's first answer under the normal deadline
-        monkeypatch.setattr("harness.clients.java.CALL_TIMEOUT", 2.0)
+        monkeypatch.setattr("kcompat.harness.clients.java.CALL_TIMEOUT", 2.0)
         assert sidecar._proc is not None
         os.kill(sidecar._proc.pid, signal.SIGSTOP)
         _wait_until_stopped(sidecar._proc.pid)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import ClusterSpec
+from kcompat.harness import ClusterSpec
 
 
 @pytest.mark.parametrize("mode", ["kraft", "zk"])

@@ -21,15 +21,15 @@ import uuid
 
 import pytest
 
-from harness import BootError, ClusterSpec, HarnessConfig
-from harness.containers import engine
-from harness.containers.images import ImageBuilder, registry_base
-from harness.containers.reuse import remove_reused, reuse_key
-from harness.errors import ImageError
+from kcompat.harness import BootError, ClusterSpec, HarnessConfig
+from kcompat.harness.containers import engine
+from kcompat.harness.containers.images import ImageBuilder, registry_base
+from kcompat.harness.containers.reuse import remove_reused, reuse_key
+from kcompat.harness.errors import ImageError
 
-from harness.providers.container import ContainerProvider
-from harness.protocol import WireConnection
-from harness.reaper import owner_token
+from kcompat.harness.providers.container import ContainerProvider
+from kcompat.harness.protocol import WireConnection
+from kcompat.harness.reaper import owner_token
 
 pytestmark = pytest.mark.container
 VERSION = "3.9"
@@ -160,7 +160,7 @@ def test_the_registry_base_is_never_pulled_and_is_built_on_when_local(kc_config:
 
 def test_no_engine_is_a_one_line_error(kc_config: HarnessConfig) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", "from harness.cli import run; run()", "--cache-dir", str(kc_config.cache_dir),
+        [sys.executable, "-c", "from kcompat.harness.cli import run; run()", "--cache-dir", str(kc_config.cache_dir),
          "--provider", "container", "brokers", "probe", VERSION],
         capture_output=True, text=True, timeout=120, env={**os.environ, "DOCKER_HOST": "unix:///nonexistent.sock"},
     )
@@ -175,7 +175,7 @@ def test_brokers_reap_removes_containers_of_dead_owners_through_the_provider(kc_
     """``kcompat brokers reap`` asks every provider; the container provider removes what dead owners left."""
     from click.testing import CliRunner
 
-    from harness.cli import main
+    from kcompat.harness.cli import main
 
     built = ImageBuilder(kc_config).image_for(ClusterSpec.of(VERSION).release)
     dead, alive = "999999999-1", owner_token()
@@ -195,7 +195,7 @@ def test_brokers_reap_removes_containers_of_dead_owners_through_the_provider(kc_
 
 def test_a_harness_killed_outright_leaves_no_container(kc_config: HarnessConfig) -> None:
     """SIGKILL runs no teardown: the watchdog sees its pipe close and removes the containers."""
-    command = [sys.executable, "-c", "from harness.cli import run; run()", "--cache-dir", str(kc_config.cache_dir),
+    command = [sys.executable, "-c", "from kcompat.harness.cli import run; run()", "--cache-dir", str(kc_config.cache_dir),
                "--run-root", str(kc_config.run_root), "--provider", "container",
                "brokers", "up", VERSION, "--mode", "zk", "--nodes", "2"]
     harness = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -216,9 +216,9 @@ def test_a_harness_killed_outright_leaves_no_container(kc_config: HarnessConfig)
 
 REUSE_SCRIPT = textwrap.dedent("""
     import json, sys, time
-    from harness import ClusterSpec, HarnessConfig, SaslSpec
-    from harness.providers.container import ContainerProvider
-    from harness.protocol import WireConnection
+    from kcompat.harness import ClusterSpec, HarnessConfig, SaslSpec
+    from kcompat.harness.providers.container import ContainerProvider
+    from kcompat.harness.protocol import WireConnection
     cache, runs, rack, sasl, hold = sys.argv[1:6]
     config = HarnessConfig.resolve(cache_dir=cache, run_root=runs, reuse=True)
     users = SaslSpec(users=(("alice", "alice-pw"),)) if sasl == "sasl" else None
@@ -246,7 +246,7 @@ def _result(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
 
 
 def _key(kc_config: HarnessConfig, rack: str, *, sasl: bool = False) -> str:
-    from harness import SaslSpec
+    from kcompat.harness import SaslSpec
 
     spec = ClusterSpec.of(VERSION, "kraft", server_properties={"broker.rack": rack},
                           sasl=SaslSpec(users=(("alice", "alice-pw"),)) if sasl else None)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.reaper import labelled_processes
-from harness.records import RECORDS_FILE, read_records
+from kcompat.harness.reaper import labelled_processes
+from kcompat.harness.records import RECORDS_FILE, read_records
 from tests.console import KCOMPAT, kcompat
 from tests.console import ok as _ok
 

@@ -15,11 +15,11 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness import BootError, ClusterSpec, HarnessConfig, PortError, load_catalog
-from harness.artifacts import ArtifactStore
-from harness.ports import PortAllocator
-from harness.providers.process import ProcessProvider
-from harness.reaper import labelled_processes, owner_token
+from kcompat.harness import BootError, ClusterSpec, HarnessConfig, PortError, load_catalog
+from kcompat.harness.artifacts import ArtifactStore
+from kcompat.harness.ports import PortAllocator
+from kcompat.harness.providers.process import ProcessProvider
+from kcompat.harness.reaper import labelled_processes, owner_token
 
 
 def _left_running(provider: ProcessProvider) -> list[int]:
@@ -125,7 +125,7 @@ def _labelled_children(pid: int) -> list[int]:
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
 def test_killing_the_harness_mid_boot_leaves_no_jvm(kc_config: HarnessConfig, sig: signal.Signals) -> None:
-    command = [sys.executable, "-c", "from harness.cli import run; run()",
+    command = [sys.executable, "-c", "from kcompat.harness.cli import run; run()",
                "--cache-dir", str(kc_config.cache_dir), "--run-root", str(kc_config.run_root),
                "brokers", "up", "3.9", "--mode", "kraft", "--nodes", "3"]
     harness = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -149,7 +149,7 @@ def test_killing_the_harness_mid_boot_leaves_no_jvm(kc_config: HarnessConfig, si
 def test_a_sasl_cluster_killed_outright_leaves_its_passwords_to_brokers_reap(kc_config: HarnessConfig,
                                                                              tmp_path: Path) -> None:
     run_root = tmp_path / "runs"
-    cli = [sys.executable, "-c", "from harness.cli import run; run()",
+    cli = [sys.executable, "-c", "from kcompat.harness.cli import run; run()",
            "--cache-dir", str(kc_config.cache_dir), "--run-root", str(run_root)]
     harness = subprocess.Popen([*cli, "brokers", "up", "3.9", "--mode", "kraft", "--sasl"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

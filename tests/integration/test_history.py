@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def spark() -> Iterator[Any]:
-    from reports.history import spark as sparking
+    from kcompat.reports.history import spark as sparking
 
     session = sparking.start()
     yield session
@@ -37,7 +37,7 @@ def spark() -> Iterator[Any]:
 
 
 def cli(*args: str) -> Result:
-    from reports.history.cli import history
+    from kcompat.reports.history.cli import history
 
     return CliRunner().invoke(history, list(args))
 
@@ -72,9 +72,9 @@ def test_out_of_order_ingests_and_quarantine(spark: Any, tmp_path: Path) -> None
 
 
 def test_reingest_changes_nothing_and_spark_equals_duckdb(spark: Any, tmp_path: Path) -> None:
-    from reports.history import report as reporting
-    from reports.history.engine import DuckDBEngine
-    from reports.history.store import snapshot_files
+    from kcompat.reports.history import report as reporting
+    from kcompat.reports.history.engine import DuckDBEngine
+    from kcompat.reports.history.store import snapshot_files
 
     runs = nightly(tmp_path / "runs")
     store = tmp_path / "store"
@@ -130,7 +130,7 @@ def test_bad_input_is_one_line_and_leaves_the_store_alone(spark: Any, tmp_path: 
 
 
 def test_junit_ingest_records_win_and_nothing_doubles(spark: Any, tmp_path: Path) -> None:
-    from harness.records import read_records
+    from kcompat.harness.records import read_records
 
     runs = nightly(tmp_path / "runs")[:2]
     store = tmp_path / "store"
@@ -158,9 +158,9 @@ def test_a_store_written_before_series_still_reads_and_ingests(spark: Any, tmp_p
     from delta.tables import DeltaTable
     from pyspark.sql import functions as F
 
-    from reports.history.parse import parse_run_dir
-    from reports.history.rows import RECORD_COLUMNS, V3_COLUMNS
-    from reports.history.store import QUARANTINE_DDL, RUNS_DDL
+    from kcompat.reports.history.parse import parse_run_dir
+    from kcompat.reports.history.rows import RECORD_COLUMNS, V3_COLUMNS
+    from kcompat.reports.history.store import QUARANTINE_DDL, RUNS_DDL
 
     runs = bumps(tmp_path / "runs")
     store = tmp_path / "store"
@@ -187,9 +187,9 @@ def test_a_store_written_before_series_still_reads_and_ingests(spark: Any, tmp_p
 def test_intermittent_cells_through_spark_are_duckdbs(spark: Any, tmp_path: Path) -> None:
     """Records of schema_version 3 (observations, intermittent) next to version-2 lines: Spark's store and
     report give the files DuckDB gives, intermittent.jsonl apart from flaky.jsonl."""
-    from reports.history import report as reporting
-    from reports.history.engine import DuckDBEngine
-    from reports.history.store import snapshot_files
+    from kcompat.reports.history import report as reporting
+    from kcompat.reports.history.engine import DuckDBEngine
+    from kcompat.reports.history.store import snapshot_files
 
     runs = intermittent_nights(tmp_path / "runs")
     lines = (runs[1] / "records.jsonl").read_text().splitlines()
@@ -210,7 +210,7 @@ def test_the_matrix_page_reads_the_store(spark: Any, tmp_path: Path) -> None:
     import json
     import re
 
-    from reports.page.cli import matrix
+    from kcompat.reports.page.cli import matrix
 
     runs = bumps(tmp_path / "runs")
     store = tmp_path / "store"
@@ -229,7 +229,7 @@ def test_the_matrix_page_reads_the_store(spark: Any, tmp_path: Path) -> None:
 
 
 def _ingest_process(run: Path, store: Path, env: dict[str, str]) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "reports.history", "ingest", str(run), "--store", str(store),
+    return subprocess.Popen([sys.executable, "-m", "kcompat.reports.history", "ingest", str(run), "--store", str(store),
                              "--conf", "spark.driver.memory=512m"], cwd=ROOT, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
@@ -255,7 +255,7 @@ def test_two_concurrent_ingests_neither_lose_nor_duplicate(spark: Any, tmp_path:
 def test_spark_that_cannot_start_is_one_line(tmp_path: Path) -> None:
     run = run_dir(tmp_path / "runs", "r", 1, {JAVA: "pass"})
     env = dict(os.environ, PYTHONPATH=str(ROOT), JAVA_HOME=str(tmp_path / "no-java"))
-    result = subprocess.run([sys.executable, "-m", "reports.history", "ingest", str(run), "--store",
+    result = subprocess.run([sys.executable, "-m", "kcompat.reports.history", "ingest", str(run), "--store",
                              str(tmp_path / "store")], cwd=ROOT, env=env, text=True, capture_output=True, timeout=120)
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1].startswith("kcompat: error: Spark could not start: ")
@@ -267,7 +267,7 @@ class StandaloneCluster:
     """A Spark master and one worker from the pyspark installation, on 127.0.0.1, stopped on every exit."""
 
     def __init__(self, work: Path):
-        from reports.history.submit import spark_home
+        from kcompat.reports.history.submit import spark_home
 
         self.home = spark_home()
         self.work = work
@@ -324,7 +324,7 @@ def _free_port() -> int:
 
 @pytest.mark.nightly  # a standalone master and worker, 190 s; CI runs the same job on the embedded driver
 def test_the_same_job_on_a_standalone_cluster(spark: Any, tmp_path: Path) -> None:
-    from reports.history.submit import build_archive, command
+    from kcompat.reports.history.submit import build_archive, command
 
     runs = nightly(tmp_path / "runs")
     local_store, cluster_store = tmp_path / "local", tmp_path / "cluster"

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.matrix.claims import claims_dir
-from harness.records import RECORDS_FILE, read_records
+from kcompat.harness.matrix.claims import claims_dir
+from kcompat.harness.records import RECORDS_FILE, read_records
 from tests.console import kcompat
 
 pytestmark = pytest.mark.timeout(1200)

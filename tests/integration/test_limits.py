@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from harness import HarnessConfig
-from harness.clients.limits import checked_in, measure_here
-from harness.clients.kinds.confluent import installed_confluent
-from harness.clients.ref import ClientRef
-from harness.protocol import client_versions
+from kcompat.harness import HarnessConfig
+from kcompat.harness.clients.limits import checked_in, measure_here
+from kcompat.harness.clients.kinds.confluent import installed_confluent
+from kcompat.harness.clients.ref import ClientRef
+from kcompat.harness.protocol import client_versions
 from tests.console import kcompat, run_workers
 from tests.console import ok as _ok
 from tests.unit.test_client_limits import _tox_lines

@@ -17,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness.records import RECORDS_FILE, Record, read_records
+from kcompat.harness.records import RECORDS_FILE, Record, read_records
 
 pytestmark = pytest.mark.timeout(1800)  # the module's run (a fixture) boots ten clusters
 
@@ -187,7 +187,7 @@ def test_bad_input_is_one_line_before_anything_boots(tmp_path: Path) -> None:
 def test_a_new_document_in_a_book_runs_without_a_module_of_its_own(tmp_path: Path) -> None:
     """A ``--claims`` book's document that no scenario module names gets its cells, judged like any other:
     here KIP-525's claims filed as a new document, KIP-9525 (its text found among the installed sources)."""
-    from harness.matrix.claims import claims_dir
+    from kcompat.harness.matrix.claims import claims_dir
 
     book = tmp_path / "book"
     book.mkdir()
@@ -243,7 +243,7 @@ def test_the_page_of_this_run_in_chromium(run: tuple[subprocess.CompletedProcess
     """The page a person opens after the run: it loads without errors, counts right, and a click shows a cell."""
     from collections import Counter
 
-    from reports.page.browser import chromium
+    from kcompat.reports.page.browser import chromium
 
     _, out = run
     done = kcompat("matrix", str(out), "--out", str(out / "page"), "--screenshot", timeout=300)

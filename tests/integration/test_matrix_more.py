@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.matrix.claims import claims_dir, load_claim_book
-from harness.records import RECORDS_FILE, Record, read_records
+from kcompat.harness.matrix.claims import claims_dir, load_claim_book
+from kcompat.harness.records import RECORDS_FILE, Record, read_records
 
 pytestmark = pytest.mark.timeout(1200)  # one run (a fixture) boots 14 clusters: ~3 minutes at -n 2
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import ClusterSpec, SaslSpec, WireError
-from harness.artifacts import ArtifactStore
-from harness.javac import compile_plugin
+from kcompat.harness import ClusterSpec, SaslSpec, WireError
+from kcompat.harness.artifacts import ArtifactStore
+from kcompat.harness.javac import compile_plugin
 
 TOPIC_AUTHORIZATION_FAILED = 29
 CLUSTER_AUTHORIZATION_FAILED = 31

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import ClusterSpec, HarnessConfig, load_catalog
-from harness.artifacts import ArtifactStore
+from kcompat.harness import ClusterSpec, HarnessConfig, load_catalog
+from kcompat.harness.artifacts import ArtifactStore
 
 ROOT = Path(__file__).resolve().parents[2]
 VERSION = "3.9"
@@ -45,7 +45,10 @@ def installed() -> Iterator[Path]:
         _run([sys.executable, "-m", "pip", "wheel", str(work / "src"), "--no-deps", "-w", str(work / "dist"), "-q"],
              timeout=300, cwd=work)
         (wheel,) = (work / "dist").glob("kcompat-*.whl")
-        assert "harness/containers/broker.Dockerfile" in zipfile.ZipFile(wheel).namelist()
+        names = zipfile.ZipFile(wheel).namelist()
+        assert "kcompat/harness/containers/broker.Dockerfile" in names
+        # one top-level name: nothing of kcompat can shadow (or be shadowed by) PyPI's fixtures, reports, ...
+        assert {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")} == {"kcompat"}
         _run([sys.executable, "-m", "venv", str(work / "venv")], timeout=120, cwd=work)
         _run([str(work / "venv" / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
               str(wheel)], timeout=600, cwd=work)
@@ -63,7 +66,7 @@ def _env(config: HarnessConfig, home: Path) -> dict[str, str]:
 
 def test_the_installed_package_is_not_this_checkout(installed: Path) -> None:
     out = _run([str(installed / "bin" / "python"), "-c",
-                "import harness.containers.images as i; print(i.__file__); print(i.DOCKERFILE.is_file())"],
+                "import kcompat.harness.containers.images as i; print(i.__file__); print(i.DOCKERFILE.is_file())"],
                timeout=60, cwd=installed)
     where, found = out.split()
     assert Path(where).is_relative_to(installed) and found == "True"

@@ -1,12 +1,12 @@
-"""Which request awaits which ACL, given the APIs a broker advertises (harness.matrix.acls; no broker)."""
+"""Which request awaits which ACL, given the APIs a broker advertises (kcompat.harness.matrix.acls; no broker)."""
 
 import pytest
 
-from harness import ConfigError, KafkaVersion
-from harness.clients import AclSpec
-from harness.matrix.acls import PROBE_TOPIC, AclCheck, acl_check, authorizes_nothing
-from harness.matrix.claims import parse_acl
-from harness.matrix.claims import API_KEYS
+from kcompat.harness import ConfigError, KafkaVersion
+from kcompat.harness.clients import AclSpec
+from kcompat.harness.matrix.acls import PROBE_TOPIC, AclCheck, acl_check, authorizes_nothing
+from kcompat.harness.matrix.claims import parse_acl
+from kcompat.harness.matrix.claims import API_KEYS
 
 # what the catalog's brokers advertise, by the APIs that matter here
 ZK_0_10_2 = {API_KEYS[n] for n in ("Metadata", "ApiVersions", "CreateTopics", "DeleteTopics", "SaslHandshake")}

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import ArtifactError, ConfigError, HarnessConfig, load_catalog
-from harness.artifacts import ArtifactStore, check_release_name, render_pom, sha256_of
+from kcompat.harness import ArtifactError, ConfigError, HarnessConfig, load_catalog
+from kcompat.harness.artifacts import ArtifactStore, check_release_name, render_pom, sha256_of
 
 
 def test_pom_adds_the_logging_backend_and_catalog_changes() -> None:

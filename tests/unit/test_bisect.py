@@ -6,10 +6,10 @@ import dataclasses
 
 import pytest
 
-from harness.errors import ConfigError
-from harness.matrix.repro import first_change, releases_between, reproduced, signature
-from harness.records import Record
-from harness.versions import KafkaVersion
+from kcompat.harness.errors import ConfigError
+from kcompat.harness.matrix.repro import first_change, releases_between, reproduced, signature
+from kcompat.harness.records import Record
+from kcompat.harness.versions import KafkaVersion
 
 V = KafkaVersion.parse
 RELEASES = [V(v) for v in ("2.3.0", "2.3.1", "2.4.0", "2.4.1", "2.5.0", "2.5.1", "2.6.0", "2.6.1", "2.6.2")]

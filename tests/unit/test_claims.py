@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.matrix.claims import (
+from kcompat.harness.matrix.claims import (
     ClaimError,
     KipClaims,
     claim_files,
@@ -20,7 +20,7 @@ from harness.matrix.claims import (
     sources_dir,
     verbatim_form,
 )
-from harness.versions import KafkaVersion
+from kcompat.harness.versions import KafkaVersion
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,8 +49,8 @@ def _text_of(kip: KipClaims) -> Path:
 
 
 def test_the_claims_directory_is_the_scenarios_one() -> None:
-    assert claims_dir() == ROOT / "scenarios" / "claims"
-    assert sources_dir() == ROOT / "scenarios" / "sources"
+    assert claims_dir().resolve() == ROOT / "scenarios" / "claims"
+    assert sources_dir().resolve() == ROOT / "scenarios" / "sources"
 
 
 def test_every_kip_file_loads_with_claims_and_coverage() -> None:
@@ -219,8 +219,8 @@ def test_a_docs_claims_file_is_named_by_its_id(tmp_path: Path) -> None:
 
 
 def test_a_claims_directory_from_elsewhere_is_checked_and_hashed(tmp_path: Path) -> None:
-    from harness.errors import ConfigError
-    from harness.matrix.claims import claims_digest
+    from kcompat.harness.errors import ConfigError
+    from kcompat.harness.matrix.claims import claims_digest
 
     with pytest.raises(ConfigError, match=r"claims directory .*nowhere does not exist"):
         claims_dir(tmp_path / "nowhere")
@@ -246,8 +246,8 @@ def test_a_claims_directory_from_elsewhere_is_checked_and_hashed(tmp_path: Path)
 def test_a_repro_judges_by_the_book_its_run_was_judged_by(tmp_path: Path) -> None:
     import json
 
-    from harness.errors import ConfigError
-    from harness.matrix.repro import run_claims
+    from kcompat.harness.errors import ConfigError
+    from kcompat.harness.matrix.repro import run_claims
 
     run = tmp_path / "run"
     run.mkdir()
@@ -268,11 +268,11 @@ def test_a_run_notes_the_claim_book_it_judged_by(tmp_path: Path) -> None:
     import json
     import shutil
 
-    from harness.config import HarnessConfig
-    from harness.errors import ConfigError
-    from harness.matrix.claims import claims_digest
-    from harness.matrix.plan import Selection
-    from harness.matrix.runner import RunOptions, prepare
+    from kcompat.harness.config import HarnessConfig
+    from kcompat.harness.errors import ConfigError
+    from kcompat.harness.matrix.claims import claims_digest
+    from kcompat.harness.matrix.plan import Selection
+    from kcompat.harness.matrix.runner import RunOptions, prepare
 
     book = tmp_path / "book"
     book.mkdir()

@@ -1,6 +1,6 @@
 """docs/CLAIMS.md is the claim book's schema for authors: its probe list is the code's, its worked example loads.
 
-The probe section is generated from ``harness.matrix.observables.PROBES``; after changing a probe, write it
+The probe section is generated from ``kcompat.harness.matrix.observables.PROBES``; after changing a probe, write it
 again with ``.venv/bin/python tests/unit/test_claims_doc.py`` (run from the repository's root).  The keys,
 matchers and types the page lists are read from the loader's own refusals, so a key the schema gains or
 loses fails here until the page says so.
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.matrix.claims import ClaimError, claims_dir, load_claim_book, load_claims_file, source_path
-from harness.matrix.observables import CONFIG_ATTRIBUTES, PROBES, check_matcher
+from kcompat.harness.matrix.claims import ClaimError, claims_dir, load_claim_book, load_claims_file, source_path
+from kcompat.harness.matrix.observables import CONFIG_ATTRIBUTES, PROBES, check_matcher
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "CLAIMS.md"

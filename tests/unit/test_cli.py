@@ -5,9 +5,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from harness import load_catalog
-from harness.cli import main
-from harness.cli.brokers import survey_table
+from kcompat.harness import load_catalog
+from kcompat.harness.cli import main
+from kcompat.harness.cli.brokers import survey_table
 
 
 def test_list_json_is_the_catalog(tmp_path: Path) -> None:
@@ -79,7 +79,7 @@ def test_a_bad_setting_is_one_line_and_exit_1(variable: str, value: str, message
 
 
 def test_global_options_are_generated_from_the_settings() -> None:
-    from harness.config import SETTINGS
+    from kcompat.harness.config import SETTINGS
 
     result = CliRunner().invoke(main, ["--help"], terminal_width=200)
     for setting in SETTINGS:
@@ -121,7 +121,7 @@ def extra_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Command groups registered in the ``kcompat.commands`` entry-point group, as reports/ would."""
     from importlib.metadata import EntryPoint
 
-    import harness.cli
+    import kcompat.harness.cli
 
     (tmp_path / "kc_extra.py").write_text(EXTRA)
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -129,9 +129,9 @@ def extra_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
              EntryPoint("interrupt", "kc_extra:interrupt", "kcompat.commands"),
              EntryPoint("broken", "kc_missing:nothing", "kcompat.commands"),
              EntryPoint("brokers", "kc_extra:history", "kcompat.commands")]
-    monkeypatch.setattr(harness.cli, "entry_points",
+    monkeypatch.setattr(kcompat.harness.cli, "entry_points",
                         lambda group: [ep for ep in found if ep.group == group])
-    monkeypatch.setattr(harness.cli.main, "commands", {})
+    monkeypatch.setattr(kcompat.harness.cli.main, "commands", {})
 
 
 def test_command_groups_are_discovered_from_entry_points(extra_commands: None) -> None:

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from harness import ConfigError, HarnessConfig
-from harness.clients.limits import ClientLimits, cached, checked_in, limits_of
-from harness.clients.ref import ClientRef
-from harness.matrix.limits import client_max_version, client_min_version
+from kcompat.harness import ConfigError, HarnessConfig
+from kcompat.harness.clients.limits import ClientLimits, cached, checked_in, limits_of
+from kcompat.harness.clients.ref import ClientRef
+from kcompat.harness.matrix.limits import client_max_version, client_min_version
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(autouse=True)
 def _fresh_memo(monkeypatch: pytest.MonkeyPatch) -> None:
     """limits_of asks once per process: each test starts without what another one planted."""
-    import harness.clients.limits
+    import kcompat.harness.clients.limits
 
-    monkeypatch.setattr(harness.clients.limits, "_KNOWN", {})
+    monkeypatch.setattr(kcompat.harness.clients.limits, "_KNOWN", {})
 
 
 def _tox_lines() -> list[str]:

@@ -2,9 +2,9 @@
 
 import pytest
 
-from harness.clients import AdminResult, ResourceOutcome, error_name
-from harness.clients.confluent import ConfluentClient, _SentRequests
-from harness.clients.wire import config_entry, plain
+from kcompat.harness.clients import AdminResult, ResourceOutcome, error_name
+from kcompat.harness.clients.confluent import ConfluentClient, _SentRequests
+from kcompat.harness.clients.wire import config_entry, plain
 
 
 def test_error_names_follow_kafka() -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import SETTINGS, HarnessConfig
-from harness.errors import ConfigError
+from kcompat.harness.config import SETTINGS, HarnessConfig
+from kcompat.harness.errors import ConfigError
 
 
 def test_every_field_is_a_setting_with_derived_names() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 import pytest
 
-from harness.cli import main
+from kcompat.harness.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

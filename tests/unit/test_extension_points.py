@@ -25,19 +25,19 @@ from pathlib import Path
 
 import pytest
 
-from harness import ConfigError, HarnessConfig
-from harness.clients import ClientRef, kind, kind_names
-from harness.clients.kinds import registry
-from harness.matrix.probes import registry as probe_registry
-from harness.operations import NoImplementation, operations, perform
+from kcompat.harness import ConfigError, HarnessConfig
+from kcompat.harness.clients import ClientRef, kind, kind_names
+from kcompat.harness.clients.kinds import registry
+from kcompat.harness.matrix.probes import registry as probe_registry
+from kcompat.harness.operations import NoImplementation, operations, perform
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = ROOT / "harness" / "clients" / "kinds"
 
 NEW_KIND = '''
 """A kind made by the test: a client that answers list_topics with nothing."""
-from harness.clients.base import AdminResult, ClientLimits
-from harness.clients.kinds import ClientKind, Refusal
+from kcompat.harness.clients.base import AdminResult, ClientLimits
+from kcompat.harness.clients.kinds import ClientKind, Refusal
 
 
 class NoneClient:
@@ -54,9 +54,9 @@ KIND = ClientKind(
     modules=(), refusal=Refusal(exceptions=("NoneRefused",)))
 '''
 NEW_KIND_OPERATION = '''
-from harness.clients.base import AdminResult
-from harness.clients.kinds.nonekind import NoneClient
-from harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
+from kcompat.harness.clients.base import AdminResult
+from kcompat.harness.clients.kinds.nonekind import NoneClient
+from kcompat.harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
 
 
 @LIST_TOPICS.implement(NoneClient)
@@ -67,7 +67,7 @@ NEW_OPERATION = '''
 """An operation made by the test."""
 from dataclasses import dataclass
 
-from harness.operations import Operation
+from kcompat.harness.operations import Operation
 
 
 @dataclass(frozen=True)
@@ -79,9 +79,9 @@ DESCRIBE_CLUSTER = Operation("describe_cluster", DescribeClusterArgs, "DescribeC
                              lambda topic: (DescribeClusterArgs(),))
 '''
 NEW_OPERATION_FOR_WIRE = '''
-from harness.clients.base import AdminResult
-from harness.clients.wire import WireClient
-from harness.operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArgs
+from kcompat.harness.clients.base import AdminResult
+from kcompat.harness.clients.wire import WireClient
+from kcompat.harness.operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArgs
 
 
 @DESCRIBE_CLUSTER.implement(WireClient)
@@ -90,15 +90,15 @@ def describe_cluster(client: WireClient, args: DescribeClusterArgs, version: int
 '''
 CHECK = '''
 import json
-from harness.clients import ClientRef, Endpoint, client_for, kind_names
-from harness.clients.kinds import kind_rank
-from harness.clients.limits import limits_of
-from harness.config import HarnessConfig
-from harness.matrix.claims import CLIENT_KINDS
-from harness.matrix.verdict import refusal_observed
-from harness.operations import NoImplementation, operations, perform
-from harness.operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArgs
-from harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
+from kcompat.harness.clients import ClientRef, Endpoint, client_for, kind_names
+from kcompat.harness.clients.kinds import kind_rank
+from kcompat.harness.clients.limits import limits_of
+from kcompat.harness.config import HarnessConfig
+from kcompat.harness.matrix.claims import CLIENT_KINDS
+from kcompat.harness.matrix.verdict import refusal_observed
+from kcompat.harness.operations import NoImplementation, operations, perform
+from kcompat.harness.operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArgs
+from kcompat.harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
 
 config = HarnessConfig.resolve(cache_dir=CACHE)
 client = client_for("nonekind:1.0", Endpoint("127.0.0.1:9"), config)
@@ -129,8 +129,11 @@ def _source_files(root: Path) -> dict[str, Path]:
 def _with_new_files(tmp_path: Path, added: dict[str, str], check: str) -> subprocess.CompletedProcess[str]:
     """Runs ``check`` against a copy of harness/ with ``added`` (path -> text) written into it, after showing
     the copy differs from harness/ by those new files only."""
-    copy = tmp_path / "harness"
+    copy = tmp_path / "kcompat" / "harness"
     shutil.copytree(ROOT / "harness", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "kcompat" / "__init__.py").write_text("")
+    for layer in ("fixtures", "reports", "scenarios"):
+        (tmp_path / "kcompat" / layer).symlink_to(ROOT / layer)
     for path, text in added.items():
         (copy / path).parent.mkdir(parents=True, exist_ok=True)
         (copy / path).write_text(textwrap.dedent(text))
@@ -138,7 +141,7 @@ def _with_new_files(tmp_path: Path, added: dict[str, str], check: str) -> subpro
     assert set(after) - set(before) == set(added)  # only new files ...
     assert all(filecmp.cmp(before[p], after[p], shallow=False) for p in before)  # ... and none changed
     script = (f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\nCACHE = {str(tmp_path / 'cache')!r}\n"
-              f"import harness\nassert harness.__file__.startswith({str(copy)!r}), harness.__file__\n" + check)
+              f"import kcompat.harness\nassert kcompat.harness.__file__.startswith({str(copy)!r}), kcompat.harness.__file__\n" + check)
     return subprocess.run([sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120,
                           cwd=tmp_path, env={**os.environ, "PYTHONPATH": ""})
 
@@ -166,9 +169,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.matrix.probe import ProbeContext
-from harness.matrix.probes import ProbeSpec, probe
-from harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
+from kcompat.harness.matrix.probe import ProbeContext
+from kcompat.harness.matrix.probes import ProbeSpec, probe
+from kcompat.harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
 
 
 @probe(ProbeSpec("topic_count", frozenset({"topics", "exception"}), {"list_internal": bool},
@@ -202,10 +205,10 @@ args = { list_internal = false }
 PROBE_CHECK = '''
 import json
 from pathlib import Path
-from harness.matrix.claims import ClaimError, load_claims_file
-from harness.matrix.observables import PROBES
-from harness.matrix.probes import implementation
-from harness.matrix.probes.topic_count import topic_count
+from kcompat.harness.matrix.claims import ClaimError, load_claims_file
+from kcompat.harness.matrix.observables import PROBES
+from kcompat.harness.matrix.probes import implementation
+from kcompat.harness.matrix.probes.topic_count import topic_count
 
 claims = Path(CACHE).parent / "KIP-1.toml"
 claims.write_text(CLAIMS)
@@ -242,10 +245,10 @@ def test_a_probe_module_declares_one_probe_named_after_it(tmp_path: Path) -> Non
     """File name = probe name, as for operations: a module declaring another name (or none) is one line."""
     misnamed = NEW_PROBE.replace('ProbeSpec("topic_count"', 'ProbeSpec("topics_counted"')
     done = _with_new_files(tmp_path, {"matrix/probes/topic_count.py": misnamed},
-                           "from harness.matrix.observables import PROBES\nlen(PROBES)\n")
+                           "from kcompat.harness.matrix.observables import PROBES\nlen(PROBES)\n")
     assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]
-    assert last == ("harness.errors.HarnessError: harness/matrix/probes/topic_count.py must declare one probe, "
+    assert last == ("kcompat.harness.errors.HarnessError: harness/matrix/probes/topic_count.py must declare one probe, "
                     "named 'topic_count' (@probe(ProbeSpec('topic_count', ...))); it declares 'topics_counted'")
 
 
@@ -253,7 +256,7 @@ def test_every_probe_module_declares_its_probe() -> None:
     modules = {p.stem for p in (ROOT / "harness" / "matrix" / "probes").glob("*.py") if not p.stem.startswith("_")}
     assert set(probe_registry()) == modules
     for name, declared in probe_registry().items():
-        assert declared.spec.name == name and declared.observe.__module__ == f"harness.matrix.probes.{name}"
+        assert declared.spec.name == name and declared.observe.__module__ == f"kcompat.harness.matrix.probes.{name}"
         assert declared.observe.__name__ == name
 
 
@@ -342,7 +345,7 @@ def test_an_unknown_kind_is_one_line_never_another_kind(text: str) -> None:
 
 def test_an_unknown_kind_has_no_limits(tmp_path: Path) -> None:
     """limits_of asks the kind; a record's kind this installation lacks is refused, not measured as confluent."""
-    from harness.clients.limits import limits_of
+    from kcompat.harness.clients.limits import limits_of
 
     class Stray:
         kind, version = "nosuch", "1.0"
@@ -353,9 +356,9 @@ def test_an_unknown_kind_has_no_limits(tmp_path: Path) -> None:
 
 def test_an_operation_a_kind_lacks_raises_no_implementation() -> None:
     """Nothing was sent: the probe's cell is ``fail``, never a finding about the client."""
-    from harness.clients.wire import WireClient
-    from harness.clients.base import Endpoint
-    from harness.operations import Operation
+    from kcompat.harness.clients.wire import WireClient
+    from kcompat.harness.clients.base import Endpoint
+    from kcompat.harness.operations import Operation
 
     lonely = Operation("lonely", dict, "Metadata", "an operation no kind implements", lambda topic: ({},))
     with pytest.raises(NoImplementation, match="wire has no implementation of lonely"):
@@ -364,7 +367,7 @@ def test_an_operation_a_kind_lacks_raises_no_implementation() -> None:
 
 def test_run_json_says_what_it_said_before_per_kind() -> None:
     """run.json's ``java_clients`` and ``confluent`` (docs/RECORDS.md), now written by their kinds."""
-    from harness.clients.kinds import RunReleases
+    from kcompat.harness.clients.kinds import RunReleases
 
     java, confluent = kind("java").run_json, kind("confluent").run_json
     assert java is not None and confluent is not None and kind("wire").run_json is None
@@ -377,7 +380,7 @@ def test_run_json_says_what_it_said_before_per_kind() -> None:
 
 
 def test_only_a_measured_kind_has_a_stale_measurement() -> None:
-    from harness.matrix.limits import stale_measurement
+    from kcompat.harness.matrix.limits import stale_measurement
 
     stale = stale_measurement(ClientRef("confluent", "2.16.1"), "2.16.1", "CreateTopics", 5, 4)
     assert stale == ("confluent-kafka 2.16.1 sent CreateTopics v5, newer than the v4 measured for it: the measurement "

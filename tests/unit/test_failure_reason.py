@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.providers.cluster import failure_reason
+from kcompat.harness.providers.cluster import failure_reason
 
 CASES = {
     "root cause wins": (
@@ -47,10 +47,10 @@ class _DeadJvm:
 
 
 def _cluster(tmp_path: Path, **properties: str):  # type: ignore[no-untyped-def]
-    from harness import ClusterSpec, HarnessConfig
-    from harness.java import JavaRuntime
-    from harness.ports import PortAllocator
-    from harness.providers.cluster import JvmCluster
+    from kcompat.harness import ClusterSpec, HarnessConfig
+    from kcompat.harness.java import JavaRuntime
+    from kcompat.harness.ports import PortAllocator
+    from kcompat.harness.providers.cluster import JvmCluster
 
     config = HarnessConfig(cache_dir=tmp_path / "cache", run_root=tmp_path / "runs")
     return JvmCluster(ClusterSpec.of("3.9", "kraft", server_properties=properties), run_dir=tmp_path,
@@ -68,7 +68,7 @@ DAMAGED = {
 
 @pytest.mark.parametrize("case", DAMAGED)
 def test_a_boot_that_could_not_read_a_class_points_at_fetch_verify(tmp_path: Path, case: str) -> None:
-    from harness import BootError
+    from kcompat.harness import BootError
 
     log = tmp_path / "broker.log"
     log.write_text(DAMAGED[case])
@@ -80,7 +80,7 @@ def test_a_boot_that_could_not_read_a_class_points_at_fetch_verify(tmp_path: Pat
 
 
 def test_a_class_the_user_named_in_a_property_is_not_blamed_on_the_jars(tmp_path: Path) -> None:
-    from harness import BootError
+    from kcompat.harness import BootError
 
     log = tmp_path / "broker.log"
     log.write_text("org.apache.kafka.common.config.ConfigException: Invalid value no.such.Authorizer\n"

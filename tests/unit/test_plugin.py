@@ -10,7 +10,7 @@ import pytest
 pytest_plugins = ["pytester"]
 
 CONFTEST = '''
-from harness.providers import PROVIDERS
+from kcompat.harness.providers import PROVIDERS
 
 EVENTS = []
 
@@ -54,7 +54,7 @@ def pytest_sessionfinish(session):
 '''
 
 TESTS = '''
-from harness import ClusterSpec
+from kcompat.harness import ClusterSpec
 
 
 def test_first(kafka_cluster_factory, kc_config):
@@ -103,12 +103,12 @@ def test_options_come_from_the_settings_and_bad_values_are_one_line(pytester: py
 def test_the_plugin_module_only_registers_modules() -> None:
     import importlib
 
-    import fixtures.plugin
+    import kcompat.fixtures.plugin
 
-    for name in fixtures.plugin.PLUGIN_MODULES:
+    for name in kcompat.fixtures.plugin.PLUGIN_MODULES:
         importlib.import_module(name)
-    assert fixtures.plugin.pytest_plugins == fixtures.plugin.PLUGIN_MODULES
-    hooks = [name for name in vars(fixtures.plugin) if name.startswith("pytest_") and name != "pytest_plugins"]
+    assert kcompat.fixtures.plugin.pytest_plugins == kcompat.fixtures.plugin.PLUGIN_MODULES
+    hooks = [name for name in vars(kcompat.fixtures.plugin) if name.startswith("pytest_") and name != "pytest_plugins"]
     assert hooks == []
 
 
@@ -119,7 +119,7 @@ import sys
 
 def test_one():
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
-    heavy = {"harness.matrix.claims", "harness.catalog", "harness.providers", "harness.reaper", "harness.clients"}
+    heavy = {"kcompat.harness.matrix.claims", "kcompat.harness.catalog", "kcompat.harness.providers", "kcompat.harness.reaper", "kcompat.harness.clients"}
     assert not heavy & set(sys.modules), sorted(heavy & set(sys.modules))
 '''
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import PortError
-from harness.ports import PortAllocator, port_is_free
+from kcompat.harness import PortError
+from kcompat.harness.ports import PortAllocator, port_is_free
 
 
 def test_allocated_ports_are_distinct_free_and_locked(tmp_path: Path) -> None:

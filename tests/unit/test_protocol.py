@@ -12,8 +12,8 @@ from kio.schema.errors import ErrorCode
 from kio.serial import entity_writer
 from kio.static.primitive import i32
 
-from harness import WireError
-from harness.protocol import (
+from kcompat.harness import WireError
+from kcompat.harness.protocol import (
     METADATA,
     ApiVersionRange,
     WireConnection,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.records import Record
-from reports.qualify import QualifyError, classify, load_profile, load_profiles, parse_known_deviations
+from kcompat.harness.records import Record
+from kcompat.reports.qualify import QualifyError, classify, load_profile, load_profiles, parse_known_deviations
 from tests.unit.page.records import BELOW_DEVIATION, DEVIATION, FAIL, INFRA, INTERMITTENT, records
 
 KNOWN = """\

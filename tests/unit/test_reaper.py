@@ -3,7 +3,7 @@
 import os
 import subprocess
 
-from harness import reaper
+from kcompat.harness import reaper
 
 
 def test_an_owner_token_is_stable_for_a_live_process_and_dead_otherwise() -> None:
@@ -30,7 +30,7 @@ def test_a_child_whose_spawner_is_already_gone_does_not_run(monkeypatch) -> None
 
 
 def _cluster_dir(run_root, name: str, owner: str | None):  # type: ignore[no-untyped-def]
-    from harness.reaper import OWNER_FILE, SECRET_FILES
+    from kcompat.harness.reaper import OWNER_FILE, SECRET_FILES
 
     directory = run_root / "20260101-000000-abcdef" / name
     directory.mkdir(parents=True)
@@ -52,7 +52,7 @@ def _dead_pid() -> int:
 
 
 def test_reaping_removes_the_secrets_of_dead_owners_only(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from harness.reaper import SECRET_FILES, owner_token, reap_secrets
+    from kcompat.harness.reaper import SECRET_FILES, owner_token, reap_secrets
 
     dead = _cluster_dir(tmp_path, f"3.9-kraft-1n-sasl-{_dead_pid()}-1", f"{_dead_pid()}-12345")
     live = _cluster_dir(tmp_path, f"3.9-kraft-1n-sasl-{os.getpid()}-1", owner_token())
@@ -71,10 +71,10 @@ def test_reaping_removes_the_secrets_of_dead_owners_only(tmp_path) -> None:  # t
 def test_brokers_reap_says_which_secrets_it_removed(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from click.testing import CliRunner
 
-    from harness.cli import main
+    from kcompat.harness.cli import main
 
     # touch nothing of other runs on this machine: no process or container reaping, only the secrets
-    monkeypatch.setattr("harness.cli.brokers.reap_orphans", lambda config, names=None, *, reused=False: [])
+    monkeypatch.setattr("kcompat.harness.cli.brokers.reap_orphans", lambda config, names=None, *, reused=False: [])
     dead = _cluster_dir(tmp_path / "runs", f"3.9-kraft-1n-sasl-{_dead_pid()}-1", f"{_dead_pid()}-1")
     result = CliRunner().invoke(main, ["--cache-dir", str(tmp_path / "cache"), "--run-root", str(tmp_path / "runs"),
                                        "brokers", "reap"])

@@ -14,10 +14,10 @@ from kio.schema.errors import ErrorCode
 from kio.schema.index import api_key_map
 from kio.serial import entity_reader, entity_writer
 
-from harness import WireError
-from harness.protocol import API_VERSIONS, METADATA, MAX_FRAME, WireConnection, build_request, metadata_request
-from harness.recorder import Recording, StubBroker, advertised
-from harness.recorder.frames import (
+from kcompat.harness import WireError
+from kcompat.harness.protocol import API_VERSIONS, METADATA, MAX_FRAME, WireConnection, build_request, metadata_request
+from kcompat.harness.recorder import Recording, StubBroker, advertised
+from kcompat.harness.recorder.frames import (
     blank,
     decode_request,
     encode_response,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from harness.records import MAX_DEPTH, Record, RecordError, loads_json, loads_record, parse_lines
+from kcompat.harness.records import MAX_DEPTH, Record, RecordError, loads_json, loads_record, parse_lines
 
 CELL = "KIP-525/x[2.4.1-zk|java:3.7.0]"
 

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import ClusterSpec, SaslSpec
-from harness.render import (
+from kcompat.harness import ClusterSpec, SaslSpec
+from kcompat.harness.render import (
     NodeLayout,
     authorizer_class,
     broker_properties,

@@ -6,8 +6,8 @@ import ast
 import re
 from pathlib import Path
 
-from harness.clients import java
-from harness.operations import operations
+from kcompat.harness.clients import java
+from kcompat.harness.operations import operations
 
 SIDECAR = java.SIDECAR_SOURCES / "kcompat" / "sidecar"
 
@@ -72,8 +72,8 @@ def test_a_sidecar_of_another_protocol_is_refused_and_its_classes_dropped(tmp_pa
 
     import pytest
 
-    from harness.config import HarnessConfig
-    from harness.errors import HarnessError
+    from kcompat.harness.config import HarnessConfig
+    from kcompat.harness.errors import HarnessError
 
     config = HarnessConfig(cache_dir=tmp_path / "cache", run_root=tmp_path / "runs")
     sidecar = java.Sidecar("4.4.0", config)

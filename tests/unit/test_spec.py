@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import ClusterSpec, ConfigError, SaslSpec
+from kcompat.harness import ClusterSpec, ConfigError, SaslSpec
 
 
 def test_default_mode_is_kraft_where_supported() -> None:
@@ -49,7 +49,7 @@ def test_sasl_specs_with_other_generated_passwords_are_equal() -> None:
 
 
 def test_private_files_are_never_readable_by_others(tmp_path: Path) -> None:
-    from harness.render import write_private
+    from kcompat.harness.render import write_private
 
     path = write_private(tmp_path / "secret", "pw")
     assert path.stat().st_mode & 0o777 == 0o600

@@ -19,16 +19,50 @@ from pathlib import Path
 
 import pytest
 
-import harness
-from harness.providers import PROVIDERS
+from kcompat import harness
+from kcompat.harness.providers import PROVIDERS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("package", ["harness", "fixtures", "reports", "scenarios"])
 def test_import_names_resolve_to_this_repository(package: str) -> None:
-    module = importlib.import_module(package)
+    module = importlib.import_module(f"kcompat.{package}")
     assert Path(module.__file__ or "").resolve().is_relative_to(ROOT / package)
+
+
+def test_every_import_of_a_layer_goes_through_the_kcompat_namespace() -> None:
+    """A bare ``import harness`` would load a second copy of a module from the source tree (or someone
+    else's ``fixtures`` from PyPI): every absolute import of a layer names ``kcompat.<layer>``."""
+    bare = []
+    for path in ROOT.glob("*/**/*.py"):
+        if path.relative_to(ROOT).parts[0] in {".venv", ".tox", "kcompat", "node_modules"}:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+                     else [])
+            bare += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names
+                     if name.split(".")[0] in PACKAGES]
+    assert not bare, bare
+
+
+def test_the_distribution_installs_one_top_level_name() -> None:
+    """The namespace's links are the layers' folders, and setuptools packages nothing beside ``kcompat``."""
+    import tomllib
+
+    found = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    assert found["include"] == ["kcompat*"]
+    for package in PACKAGES:
+        link = ROOT / "kcompat" / package
+        assert link.is_symlink() and link.resolve() == ROOT / package, link
+
+
+def _layer(module: str) -> str:
+    """What an absolute import reaches: kcompat's layers by their folder (``kcompat.harness.x`` -> ``harness``),
+    anything else by its first part."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "kcompat" and len(parts) > 1 else parts[0]
 
 
 def _imports(path: Path) -> set[str]:
@@ -36,9 +70,9 @@ def _imports(path: Path) -> set[str]:
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[0] for alias in node.names}
+            found |= {_layer(alias.name) for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module.split(".")[0])
+            found.add(_layer(node.module))
     return found
 
 
@@ -57,7 +91,7 @@ def test_every_provider_module_is_registered() -> None:
     assert modules == set(PROVIDERS)
     for name, load in PROVIDERS.items():  # file name = provider name
         factory = load()
-        assert getattr(factory, "name", None) == name and factory.__module__ == f"harness.providers.{name}"
+        assert getattr(factory, "name", None) == name and factory.__module__ == f"kcompat.harness.providers.{name}"
 
 
 def test_public_surface_is_importable() -> None:
@@ -75,7 +109,7 @@ def test_the_sidecar_source_ships_with_the_package() -> None:
     import tomllib
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    patterns = data["tool"]["setuptools"]["package-data"]["harness"]
+    patterns = data["tool"]["setuptools"]["package-data"]["kcompat.harness"]
     shipped = {path for pattern in patterns for path in ROOT.joinpath("harness").glob(pattern)}
     sources = set(ROOT.joinpath("harness", "clients", "sidecar").rglob("*.java"))
     assert sources and sources <= shipped, sorted(str(p) for p in sources - shipped)
@@ -95,7 +129,7 @@ def test_docker_is_reached_only_from_the_containers_package_and_testcontainers_f
 
 def _module_name(path: Path) -> str:
     parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    return ".".join(["kcompat", *(parts[:-1] if parts[-1] == "__init__" else parts)])
 
 
 PACKAGES = ("harness", "fixtures", "reports", "scenarios")
@@ -122,7 +156,7 @@ def _import_graph() -> dict[str, set[str]]:
 
 def test_no_package_has_import_cycles() -> None:
     graph = _import_graph()
-    assert {module.split(".")[0] for module in graph} == set(PACKAGES)
+    assert {module.split(".")[1] for module in graph} == set(PACKAGES)
     done: set[str] = set()
 
     def visit(module: str, path: list[str]) -> None:
@@ -141,19 +175,19 @@ def test_no_package_has_import_cycles() -> None:
 def test_the_containers_package_imports_no_provider() -> None:
     graph = _import_graph()
     for module, imported in graph.items():
-        if module.startswith("harness.containers"):
-            assert not {m for m in imported if m.startswith(("harness.providers", "harness.clients", "harness.cli"))}, module
+        if module.startswith("kcompat.harness.containers"):
+            assert not {m for m in imported if m.startswith(("kcompat.harness.providers", "kcompat.harness.clients", "kcompat.harness.cli"))}, module
 
 
 SDKS = ("docker", "testcontainers")
 
 
 def test_importing_the_plugin_and_the_cli_loads_no_container_sdk() -> None:
-    """What ``python -X importtime -c "import fixtures.plugin"`` shows on every pytest run."""
-    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import fixtures.plugin, harness.cli"],
+    """What ``python -X importtime -c "import kcompat.fixtures.plugin"`` shows on every pytest run."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import kcompat.fixtures.plugin, kcompat.harness.cli"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
-    assert "fixtures.plugin" in imported and "harness.cli" in imported
+    assert "kcompat.fixtures.plugin" in imported and "kcompat.harness.cli" in imported
     assert not {m for m in imported if m.split(".")[0] in SDKS}
 
 
@@ -163,8 +197,8 @@ def test_the_process_provider_loads_no_container_sdk(tmp_path: Path) -> None:
         "import sys\n"
         "from click.testing import CliRunner\n"
         "from harness import HarnessConfig\n"
-        "from harness.cli import main\n"
-        "from harness.providers import provider_for, reap_orphans\n"
+        "from kcompat.harness.cli import main\n"
+        "from kcompat.harness.providers import provider_for, reap_orphans\n"
         f"config = HarnessConfig.resolve(cache_dir={str(tmp_path)!r}, run_root={str(tmp_path)!r})\n"
         "assert provider_for('process', config).name == 'process'\n"
         "reap_orphans(config, ('process',))\n"
@@ -178,7 +212,7 @@ def test_the_process_provider_loads_no_container_sdk(tmp_path: Path) -> None:
 
 def test_the_container_provider_still_loads_its_sdk() -> None:
     """The other side of laziness: asking for the container provider brings it (so reaping reaches the engine)."""
-    script = ("import sys\nfrom harness.providers import PROVIDERS\nPROVIDERS['container']()\n"
+    script = ("import sys\nfrom kcompat.harness.providers import PROVIDERS\nPROVIDERS['container']()\n"
               "print('testcontainers' in sys.modules and 'docker' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "True", done.stderr[-800:]
@@ -188,16 +222,16 @@ def test_the_image_dockerfile_ships_with_the_package() -> None:
     """A non-editable install (a wheel) builds images from the file inside the package."""
     import tomllib
 
-    from harness.containers.images import DOCKERFILE
+    from kcompat.harness.containers.images import DOCKERFILE
 
     assert DOCKERFILE.is_file() and DOCKERFILE.parent == ROOT / "harness" / "containers"
-    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["harness"]
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["kcompat.harness"]
     assert any(DOCKERFILE in ROOT.joinpath("harness").glob(pattern) for pattern in patterns)
     assert not list((ROOT / "docker").glob("*Dockerfile*"))  # one definition, documented in docker/README.md
 
 
 def test_providers_docker_folder_and_docs_stay_in_step() -> None:
-    from harness.containers.images import DOCKERFILE
+    from kcompat.harness.containers.images import DOCKERFILE
 
     readme = (ROOT / "README.md").read_text()
     for name in PROVIDERS:
@@ -225,10 +259,10 @@ LAZY_PROBES = """
 import json, sys
 
 def loaded():
-    return sorted(m.rpartition(".")[2] for m in sys.modules if m.startswith("harness.matrix.probes."))
+    return sorted(m.rpartition(".")[2] for m in sys.modules if m.startswith("kcompat.harness.matrix.probes."))
 
-import harness.matrix.claims
-from harness.matrix.observables import PROBES
+import kcompat.harness.matrix.claims
+from kcompat.harness.matrix.observables import PROBES
 before = loaded()
 print(json.dumps([before, sorted(PROBES), loaded(),
                   [m for m in sys.modules if m.split(".")[0] in ("confluent_kafka", "jpype")]]))

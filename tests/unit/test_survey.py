@@ -3,10 +3,10 @@
 from types import SimpleNamespace
 from typing import Any
 
-from harness import load_catalog
-from harness.clients import AdminResult, ResourceOutcome
-from harness.survey import SURVEY_OPERATIONS, accepted_range, cell_summary, client_cells, default_clients, probe_record
-from harness.protocol import ApiVersionRange
+from kcompat.harness import load_catalog
+from kcompat.harness.clients import AdminResult, ResourceOutcome
+from kcompat.harness.survey import SURVEY_OPERATIONS, accepted_range, cell_summary, client_cells, default_clients, probe_record
+from kcompat.harness.protocol import ApiVersionRange
 
 
 def test_probe_record_sorts_api_versions_and_rounds_the_boot() -> None:

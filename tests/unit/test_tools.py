@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from harness import ClusterSpec, ConfigError
-from harness.clients import AclSpec
-from harness.errors import AdminToolError, AdminToolRefused
-from harness.tools import (ACL_COMMAND_LOG, ARGS_FILE, acl_command_args, add_acls_zookeeper, admin_tool_commands,
+from kcompat.harness import ClusterSpec, ConfigError
+from kcompat.harness.clients import AclSpec
+from kcompat.harness.errors import AdminToolError, AdminToolRefused
+from kcompat.harness.tools import (ACL_COMMAND_LOG, ARGS_FILE, acl_command_args, add_acls_zookeeper, admin_tool_commands,
                            list_acls_zookeeper, main_classes, parse_acl_listing)
 
 

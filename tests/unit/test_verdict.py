@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.catalog import load_catalog
-from harness.errors import HarnessError
-from harness.matrix.claims import BROKER_PLUGINS, BrokerPlugin, claims_dir, load_claim_book, load_claims_file
-from harness.matrix.observables import ABSENT, match
-from harness.matrix.plan import ClusterSpecs, Selection, plan, plugin_sources
-from harness.matrix.verdict import Limits, Verdict, judge, limited_by, observe_again, settle
-from harness.versions import KafkaVersion
-from harness.records import Cell, Record, RecordError, append_record, read_records
+from kcompat.harness.catalog import load_catalog
+from kcompat.harness.errors import HarnessError
+from kcompat.harness.matrix.claims import BROKER_PLUGINS, BrokerPlugin, claims_dir, load_claim_book, load_claims_file
+from kcompat.harness.matrix.observables import ABSENT, match
+from kcompat.harness.matrix.plan import ClusterSpecs, Selection, plan, plugin_sources
+from kcompat.harness.matrix.verdict import Limits, Verdict, judge, limited_by, observe_again, settle
+from kcompat.harness.versions import KafkaVersion
+from kcompat.harness.records import Cell, Record, RecordError, append_record, read_records
 
 CLAIM = '''kip = "KIP-7"
 title = "t"
@@ -321,7 +321,7 @@ def test_settle_needs_an_observation() -> None:
 
 
 def test_the_run_summary_counts_intermittent_deviations() -> None:
-    from harness.matrix.summary import summary_lines
+    from kcompat.harness.matrix.summary import summary_lines
     from tests.unit.page.records import INTERMITTENT, records
 
     lines = summary_lines(records())

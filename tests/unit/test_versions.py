@@ -1,7 +1,7 @@
 import pytest
 
-from harness import KafkaVersion, UnknownVersionError
-from harness.versions import CAPABILITIES, version_key
+from kcompat.harness import KafkaVersion, UnknownVersionError
+from kcompat.harness.versions import CAPABILITIES, version_key
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.waiting import attempts, poll, retry
+from kcompat.harness.waiting import attempts, poll, retry
 
 
 class FakeClock:
@@ -113,8 +113,8 @@ class FakeCluster:
 
 
 def test_a_boot_retries_once_on_a_taken_port_and_stops_every_cluster_that_failed() -> None:
-    from harness.errors import BootError, PortError
-    from harness.providers.cluster import boot_with_retry
+    from kcompat.harness.errors import BootError, PortError
+    from kcompat.harness.providers.cluster import boot_with_retry
 
     made = [FakeCluster(PortError("taken")), FakeCluster(None)]
     notes: list[str] = []
@@ -146,8 +146,8 @@ class Answers:
 
 
 def test_readiness_waits_for_the_strategy_and_times_out_naming_the_last_reason_and_the_log(tmp_path: Path) -> None:
-    from harness.errors import BootError
-    from harness.readiness import wait_until
+    from kcompat.harness.errors import BootError
+    from kcompat.harness.readiness import wait_until
 
     ready = Answers(pending=2)
     assert wait_until(ready, timeout=60.0, interval=0.001) >= 0.0 and ready.attempts == 3

@@ -5,7 +5,7 @@ A kind's package (``wire/``, ``confluent/``, ``java/``) declares ``KIND`` in its
 a reference to it is written, how a client is made, where its limits come from,
 how its refusal of a request version looks, which Python or release check it
 needs.  Its other modules are its implementations of the admin operations, one
-module per operation, named after it (``harness.operations``).  Nothing outside a
+module per operation, named after it (``kcompat.harness.operations``).  Nothing outside a
 kind's own modules branches on its name; it asks ``kind(name)``.  Adding a kind
 is adding a package here (and the adapter modules its ``modules`` names).
 
@@ -87,7 +87,7 @@ class ClientKind:
     where it returns any then, again from the records once it has run."""
     perform_by_name: Callable[[AdminClient, str, object], AdminResult] | None = None
     """Runs any operation by its name with its arguments as JSON (a sidecar): operations this kind has no
-    module for (``harness.operations.perform``)."""
+    module for (``kcompat.harness.operations.perform``)."""
     survey_default: Callable[[Catalog], tuple[str, ...]] | None = None
     """The references ``kcompat clients survey`` drives when none are named; None: the kind's name alone."""
 

@@ -6,16 +6,16 @@ one function decorated with ``@probe(ProbeSpec(...))``: the spec says which
 keys it observes (the only ones a claim on it may name) and which arguments
 it takes (checked as the claim book loads, before anything boots); the
 function makes the cell's admin call through ``ctx.call`` with a declared
-operation (``harness.operations``) and returns the observation under those
+operation (``kcompat.harness.operations``) and returns the observation under those
 keys.  A key the client or request version does not have is left out, a
 value that raised when read is ``{"raised": "ExceptionClass"}``; set-up steps
 go through ``ctx.admin`` (the super user's wire client) and raise
-``ProbeFailed`` on an error (``harness.matrix.probe``).  Helpers several
+``ProbeFailed`` on an error (``kcompat.harness.matrix.probe``).  Helpers several
 probes share are in ``_shared``; a module whose name starts with ``_`` is
 no probe.
 
 This module imports neither its probe modules nor the probe context: the
-claim loader reads the specs (``harness.matrix.observables.PROBES``) through
+claim loader reads the specs (``kcompat.harness.matrix.observables.PROBES``) through
 it, and the modules, which need the context, are imported the first time the
 registry is asked.  Adding a probe edits no existing file.
 """
@@ -35,7 +35,7 @@ CONFIG_ATTRIBUTES = ("value", "source", "read_only", "sensitive", "type", "docum
                      "synonyms")
 
 Observe = Callable[..., dict[str, Any]]
-"""A probe's function: (``harness.matrix.probe.ProbeContext``) -> the observation (left unnamed here: the
+"""A probe's function: (``kcompat.harness.matrix.probe.ProbeContext``) -> the observation (left unnamed here: the
 context's module imports the claim loader, which imports this one)."""
 F = TypeVar("F", bound=Observe)
 

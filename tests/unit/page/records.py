@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harness.records import Record, append_record
+from kcompat.harness.records import Record, append_record
 
 CLAIMS = {  # claim -> (api, min request version, quote)
     "KIP-525/validate-only-returns-configs": ("CreateTopics", 5, "CreateTopics v5 returns the topic's configs, "

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from reports.page import load, repro_command, write
-from reports.page.browser import chromium
+from kcompat.reports.page import load, repro_command, write
+from kcompat.reports.page.browser import chromium
 from tests.unit.page.records import CHANGED, DEVIATION, INTERMITTENT, records, two_runs
 
 

@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from reports.page.cli import matrix
-from reports.page.history import cell_entries
+from kcompat.reports.page.cli import matrix
+from kcompat.reports.page.history import cell_entries
 from tests.history_builders import ACL, BUMPED, WIRE, bumps, intermittent_nights
 
 pytest.importorskip("duckdb")
 
 
 def history_report(tmp_path: Path) -> tuple[list[Path], Path]:
-    from reports.history import report as reporting
+    from kcompat.reports.history import report as reporting
     from tests.unit.test_history import engine_over
 
     runs = bumps(tmp_path / "runs")
@@ -43,7 +43,7 @@ def _blob(html: Path) -> dict[str, object]:
 @contextlib.contextmanager
 def page_with_history(tmp_path: Path, runs: list[Path], history: Path) -> Iterator[Any]:
     """The page of ``runs`` with ``history`` open in Chromium (a Playwright page); no script error on it."""
-    from reports.page.browser import chromium
+    from kcompat.reports.page.browser import chromium
 
     done = CliRunner().invoke(matrix, [*map(str, runs), "--out", str(tmp_path / "page"), "--history", str(history)])
     assert done.exit_code == 0, done.output
@@ -99,7 +99,7 @@ def test_the_detail_of_a_regressed_cell_shows_the_regression(tmp_path: Path) -> 
 def test_the_nightly_history_says_which_runs_were_intermittent(tmp_path: Path) -> None:
     """A run whose observations disagreed says its k of n in the cell's nightly history (held 2 of 3 on the
     odd nights), in history.json's rows and in the detail pane as Chromium shows it."""
-    from reports.history import report as reporting
+    from kcompat.reports.history import report as reporting
     from tests.unit.test_history import engine_over
 
     runs, out = intermittent_nights(tmp_path / "runs"), tmp_path / "history"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.records import Record
+from kcompat.harness.records import Record
 from tests.unit.page.records import DEVIATION, records, write_run
 
 KCOMPAT = str(Path(sys.executable).parent / "kcompat")

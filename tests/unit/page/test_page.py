@@ -11,11 +11,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from harness.records import Record, append_record
-from reports.page import load, repro_command, write
-from reports.page.cli import matrix
-from harness.versions import version_key
-from reports.page.model import client_key
+from kcompat.harness.records import Record, append_record
+from kcompat.reports.page import load, repro_command, write
+from kcompat.reports.page.cli import matrix
+from kcompat.harness.versions import version_key
+from kcompat.reports.page.model import client_key
 from tests.console import kcompat
 from tests.unit.page.records import CHANGED, DEVIATION, INTERMITTENT, records, two_runs, write_run
 
@@ -147,7 +147,7 @@ def test_coverage_lists_statements_without_a_claim(tmp_path: Path) -> None:
 
 def test_python_dash_m_and_the_entry_point(tmp_path: Path) -> None:
     run = write_run(tmp_path / "r", records())
-    done = subprocess.run([sys.executable, "-m", "reports.page", str(run), "--out", str(tmp_path / "page")],
+    done = subprocess.run([sys.executable, "-m", "kcompat.reports.page", str(run), "--out", str(tmp_path / "page")],
                           cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "80 cells: 24 pass, 51 unsupported, 3 deviation (1 intermittent), 1 fail, 1 infra_error" in done.stdout

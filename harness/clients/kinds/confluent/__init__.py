@@ -47,7 +47,7 @@ def _run_json(releases: RunReleases) -> dict[str, object]:
 
 KIND = ClientKind(
     name="confluent", order=10, library="confluent-kafka", release="optional", release_note="",
-    make=_make, limits=_limits, modules=("harness.clients.confluent", "harness.clients.venv"),
+    make=_make, limits=_limits, modules=("kcompat.harness.clients.confluent", "kcompat.harness.clients.venv"),
     refusal=Refusal(errors=("_UNSUPPORTED_FEATURE",)), measured=True,
     installed=installed_confluent, check_release=check_confluent_release, python=confluent_venv, run_json=_run_json,
 )

@@ -51,7 +51,7 @@ def _by_name(client: AdminClient, op: str, args: object) -> AdminResult:
 KIND = ClientKind(
     name="java", order=20, library="kafka-clients", release="required",
     release_note="the java client needs a kafka-clients release, e.g. java:4.4.0",
-    make=_make, limits=_limits, modules=("harness.clients.java",),
+    make=_make, limits=_limits, modules=("kcompat.harness.clients.java",),
     refusal=Refusal(exceptions=("UnsupportedVersionException",)),
     check_release=check_client_release, run_json=_run_json, perform_by_name=_by_name,
     survey_default=lambda catalog: (f"java:{catalog.java_clients[0].version}",

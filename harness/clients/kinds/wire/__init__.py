@@ -28,7 +28,7 @@ KIND = ClientKind(
     name="wire", order=0, library="kio", release="none",
     release_note="the wire probe has no release to choose (its schemas are kio's); pin a request version with "
                  "wire@vN instead",
-    make=_make, limits=_limits, modules=("harness.clients.wire",),
+    make=_make, limits=_limits, modules=("kcompat.harness.clients.wire",),
     refusal=Refusal(exceptions=("UnsupportedVersion", "UnsupportedOption")),
     pinnable=True, chooses_broker=True, lists_by_describe=True,
 )
