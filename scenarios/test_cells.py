@@ -1,7 +1,7 @@
 """Every cell of the claim book: one test, parametrized with each planned cell of every document.
 
 The cells come from the book (``scenarios/claims``, or ``--kc-claims DIR``) and the
-``--kc-*`` selection (fixtures/matrix.py), so a document with claims runs without a
+``--kc-*`` selection (fixtures/cells.py), so a document with claims runs without a
 module of its own, and none is left out.  Each cell carries its document's marker
 (``-m kip525``, ``-m docsauthorization``) and its API's (``-m createtopics``); each
 cell's probe comes from harness/matrix/probes/.
@@ -9,7 +9,7 @@ cell's probe comes from harness/matrix/probes/.
 
 from __future__ import annotations
 
-from kcompat.fixtures.matrix import CellRunner
+from kcompat.fixtures.cells import CellRunner
 
 
 def test_cell(matrix_cell: CellRunner) -> None:

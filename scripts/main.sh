@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on the embedded default: a matrix run of every KIP with claims over the default
-# brokers (2.3, 2.6, 3.9 KRaft, 4.4 KRaft) and clients (the wire probe, the installed
+# brokers (2.3, 2.6, 3.9 KRaft, 4.4 KRaft) and clients (the wire client, the installed
 # confluent-kafka, kafka-clients 2.3.1 and 4.4.0), then its page.  It prints the verdict summary,
 # the run directory (records.jsonl, run.json, coverage.json, logs) and, last, where the page is.
 # Arguments go to `kcompat run` (e.g. --brokers all, --kip KIP-525); KCOMPAT_OUT names the run

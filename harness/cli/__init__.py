@@ -34,9 +34,9 @@ NOUNS: dict[str, str] = {
     "brokers": "kcompat.harness.cli.brokers:brokers",
     "clients": "kcompat.harness.cli.clients:clients",
     "images": "kcompat.harness.cli.images:images",
-    "run": "kcompat.harness.cli.matrix:run_command",
-    "repro": "kcompat.harness.cli.matrix:repro_command",
-    "bisect": "kcompat.harness.cli.matrix:bisect_command",
+    "run": "kcompat.harness.cli.run:run_command",
+    "repro": "kcompat.harness.cli.run:repro_command",
+    "bisect": "kcompat.harness.cli.run:bisect_command",
 }
 """This package's command groups, as ``module:attribute``; loaded only when used."""
 EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130

@@ -1,4 +1,4 @@
-"""Clients behind one interface: the wire probe, confluent-kafka, the Java AdminClient.
+"""Clients behind one interface: the wire client, confluent-kafka, the Java AdminClient.
 
 ``client_for`` asks the reference's kind (``kcompat.harness.clients.kinds``) to make
 one; a kind imports its client library only then, so the harness runs where

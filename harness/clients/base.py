@@ -1,6 +1,6 @@
 """The client interface scenarios use, and the one neutral record every client returns.
 
-Three clients sit behind ``AdminClient``: the wire probe (kio, exact request
+Three clients sit behind ``AdminClient``: the wire client (kio, exact request
 versions), confluent-kafka (librdkafka) and the Java AdminClient (a sidecar
 JVM).  Each returns an ``AdminResult`` whose keys and value shapes are the
 same whatever the client, so scenarios compare clients field by field.
@@ -155,7 +155,7 @@ class AdminClient(Protocol):
     def create_acls(self, acls: Sequence[AclSpec]) -> AdminResult: ...
 
     def describe_topics(self, names: Sequence[str] = ()) -> AdminResult: ...
-    """The named topics (the wire probe: with none, every topic, DescribeTopicPartitions' listing mode);
+    """The named topics (the wire client: with none, every topic, DescribeTopicPartitions' listing mode);
     ``request_version`` is of DescribeTopicPartitions, None where the client described them otherwise."""
 
     def close(self) -> None: ...

@@ -1,7 +1,7 @@
 """Client limits, one source for every kind: the newest (and, where the client can say, oldest) request
 version of each API a client release sends.
 
-Each kind says it the way it can (its ``ClientKind.limits``): the wire probe's are kio's
+Each kind says it the way it can (its ``ClientKind.limits``): the wire client's are kio's
 schemas; kafka-clients answers ``ApiKeys.latestVersion()`` in the sidecar;
 a library that can't be asked (librdkafka) is *measured*: the release, in a
 Python that has it, makes every admin call kcompat makes against a stub

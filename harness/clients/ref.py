@@ -25,7 +25,7 @@ class ClientRef:
     version: str | None = None
     """kafka-clients release for java, confluent-kafka release for confluent (None: the installed one)."""
     pin: int | None = None
-    """The wire probe's request version, when pinned (``wire@v5``)."""
+    """The wire client's request version, when pinned (``wire@v5``)."""
 
     @classmethod
     def parse(cls, text: str) -> ClientRef:

@@ -1,4 +1,4 @@
-"""The wire probe: admin requests at an exact version, decoded by kio, nothing hidden.
+"""The wire client: admin requests at an exact version, decoded by kio, nothing hidden.
 
 kio 0.5.0 is pinned because it still carries the request versions Kafka 4.0
 removed (CreateTopics v0-v1, DescribeConfigs v0, Metadata v0-v3): old brokers

@@ -5,6 +5,6 @@ brokers, clients and KIPs into cells, ``limits`` says which request versions
 each side can use, ``verdict`` judges an observation, ``cell`` runs one cell
 (with ``env``'s clusters and clients, the claim's probe from ``probes``, one
 module each, and ``probe``'s context for it), ``runner`` is ``kcompat run``.
-The pytest side (fixtures/matrix.py) parametrizes, schedules and reports
+The pytest side (fixtures/cells.py) parametrizes, schedules and reports
 cells; scenarios/ hold the claims.
 """

@@ -21,7 +21,7 @@ from ..errors import ConfigError
 from ..versions import KafkaVersion
 from .claims import API_KEYS
 
-PROBE_TOPIC = "kcompat-acl-probe"
+CHECK_TOPIC = "kcompat-acl-check"
 """The topic name Create on the Cluster is checked with (CreateTopics validate_only: never created)."""
 
 AUTHORIZES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -83,7 +83,7 @@ def acl_check(acl: AclSpec, advertised: Collection[int], version: KafkaVersion) 
     key = (acl.resource_type, acl.operation)
     has = {api for api, number in API_KEYS.items() if number in advertised}
     if "CreateTopics" in AUTHORIZES.get(key, ()):
-        return AclCheck("create_topics", PROBE_TOPIC if acl.resource_type == "cluster" else acl.resource_name, user)
+        return AclCheck("create_topics", CHECK_TOPIC if acl.resource_type == "cluster" else acl.resource_name, user)
     if key == ("topic", "DESCRIBE") and "Metadata" in has:
         return AclCheck("metadata", acl.resource_name, user)
     if "DescribeAcls" in has:

@@ -3,7 +3,7 @@
 ``run_cell(planned, env)`` returns the cell's record after appending it to
 ``records.jsonl`` in the run directory; the claim's probe comes from the
 probes' registry (``kcompat.harness.matrix.probes``).  The pytest plugin
-(fixtures/matrix.py) calls it for each parametrized cell; a script can call
+(fixtures/cells.py) calls it for each parametrized cell; a script can call
 it with a ``CellEnv`` of its own.
 
 A cell whose first observation deviates is observed again on the same

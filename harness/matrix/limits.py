@@ -3,7 +3,7 @@
 Broker side: the range it advertised in ApiVersions at boot (Kafka 4.x
 raised the minimum of many APIs, KIP-896, so its lower end matters too).  Client side:
 ``kcompat.harness.clients.limits``, one source for every kind (kio's schemas, kafka-clients asked in the
-sidecar, librdkafka measured against a stub broker); a pinned wire probe sends its pin.
+sidecar, librdkafka measured against a stub broker); a pinned wire client sends its pin.
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ def client_refs(selection: Selection) -> tuple[ClientRef, ...]:
 
 
 def _clients_for(claim: Claim, refs: Sequence[ClientRef]) -> list[ClientRef]:
-    """A pinnable client (the wire probe) also runs just below and at a claim's version bound (``wire@v4``,
+    """A pinnable client (the wire client) also runs just below and at a claim's version bound (``wire@v4``,
     ``wire@v5``)."""
     out: list[ClientRef] = []
     for ref in refs:

@@ -155,29 +155,29 @@ def grant_acls(cluster: Cluster, admin: WireClient, acls: Sequence[AclSpec], sto
 
 def _await_effect(cluster: Cluster, admin: WireClient, check: AclCheck) -> None:
     """Send the check's request as its user until the answer shows the ACL applied (bounded; see AclCheck)."""
-    probe = WireClient(endpoint_of(cluster, check.user))
+    checker = WireClient(endpoint_of(cluster, check.user))
     error: str | None = None
     try:
         for _ in attempts(ACL_WAIT, interval=0.2):
             if check.request == "create_topics":
-                result = probe.create_topics([NewTopic(check.topic, 1, 1)], validate_only=True)
+                result = checker.create_topics([NewTopic(check.topic, 1, 1)], validate_only=True)
                 error = result.resources[0].error_name if result.resources else result.exception
                 if error not in _AUTH_ERRORS:
                     return
             else:
-                error, expected = _metadata_error(probe, check.topic), _metadata_error(admin, check.topic)
+                error, expected = _metadata_error(checker, check.topic), _metadata_error(admin, check.topic)
                 if error == expected:
                     return
                 error = f"{error}, the super user {expected}"
     finally:
-        probe.close()
+        checker.close()
     raise ProbeFailed(f"set-up: {check.user}'s ACLs were granted but not applied within {ACL_WAIT:.0f}s "
                       f"({check.request} of {check.topic} as {check.user} still {error})")
 
 
-def _metadata_error(probe: WireClient, topic: str) -> str:
-    """The error Metadata gives for ``topic`` to the probe's principal (never creating it)."""
-    conn, offered = probe.connection()
+def _metadata_error(client: WireClient, topic: str) -> str:
+    """The error Metadata gives for ``topic`` to the client's principal (never creating it)."""
+    conn, offered = client.connection()
     version = min(max(1, pick_version(METADATA, offered)), _METADATA_TOPICS_MAX)
     request = metadata_request(version, ())
     entry = sys.modules[type(request).__module__].MetadataRequestTopic

@@ -111,11 +111,11 @@ class Step:
     record: Record | None
 
 
-def first_change(releases: Sequence[KafkaVersion], probe: Callable[[KafkaVersion], Record | None],
+def first_change(releases: Sequence[KafkaVersion], observe: Callable[[KafkaVersion], Record | None],
                  ) -> tuple[KafkaVersion | None, list[Step]]:
     """Binary search for the first release whose signature differs from the first one's.
 
-    Assumes one change between the ends (as git bisect does); probes the two
+    Assumes one change between the ends (as git bisect does); observes the two
     ends, then only the midpoints the search needs.  None when the ends agree.
     """
     steps: list[Step] = []
@@ -124,7 +124,7 @@ def first_change(releases: Sequence[KafkaVersion], probe: Callable[[KafkaVersion
     def sig(index: int) -> tuple[Any, ...]:
         release = releases[index]
         if release not in seen:
-            record = probe(release)
+            record = observe(release)
             steps.append(Step(release, record))
             seen[release] = signature(record)
         return seen[release]
@@ -170,7 +170,7 @@ def bisect(claim_id: str, client: str, good: str, bad: str, mode: str, config: H
     releases = releases_between(good, bad)
     catalog = load_catalog()
 
-    def probe(release: KafkaVersion) -> Record | None:
+    def observe(release: KafkaVersion) -> Record | None:
         chosen = catalog.release(release).line.default_mode if mode == "default" else mode
         cell = Cell(claim.id, str(release), chosen, client)
         started = time.perf_counter()
@@ -180,5 +180,5 @@ def bisect(claim_id: str, client: str, good: str, bad: str, mode: str, config: H
              + f"  [{time.perf_counter() - started:.0f} s]")
         return record
 
-    first, steps = first_change(releases, probe)
+    first, steps = first_change(releases, observe)
     return first, steps, releases

@@ -29,7 +29,7 @@ from .observables import ABSENT, PROBES, match, shown
 
 def refusal_observed(observed: Mapping[str, Any], client_kind: str) -> bool:
     """Whether the observation is a refusal of the request's version in the client's words (its kind's
-    ``refusal``: the wire probe's record, kafka-clients' exception, librdkafka's error) or Kafka's."""
+    ``refusal``: the wire client's record, kafka-clients' exception, librdkafka's error) or Kafka's."""
     return kind(client_kind).refuses(observed.get("exception"), observed.get("error"))
 
 

@@ -1,6 +1,6 @@
 """JUnit XML -> table rows: test cases that carry a cell id become records, the rest are counted.
 
-``kcompat run`` writes JUnit files whose test cases carry the cell as properties (fixtures/matrix.py):
+``kcompat run`` writes JUnit files whose test cases carry the cell as properties (fixtures/cells.py):
 ``kcompat_cell_id``, ``kcompat_outcome``, ``kcompat_run_id``, ``kcompat_limited_by`` and
 ``kcompat_record`` (the whole records.jsonl line).  With ``kcompat_record`` the row is exactly the
 one records.jsonl gives; without it (other jobs, older runs) the row is built from the cell id and

@@ -172,7 +172,7 @@ observed again after a deviation and some observations held), with how many of i
 over those runs (``held`` of ``observations``), apart from ``FLAKY_SQL``'s verdicts changing across runs."""
 
 _KIP_KEY = "claim_id, broker_version, broker_mode, client_kind, client_version, client"
-"""``client`` keeps the wire probe's pins (``wire@v4``) apart from the unpinned probe of the same release."""
+"""``client`` keeps the wire client's pins (``wire@v4``) apart from the unpinned wire client of the same release."""
 _COUNTS = ", ".join(f"CAST(SUM(CASE WHEN outcome = '{o}' THEN 1 ELSE 0 END) OVER g AS BIGINT) AS n_{o}"
                     for o in OUTCOMES)
 
@@ -254,7 +254,7 @@ def what_changed(entry: Mapping[str, Any], before: Mapping[str, Any] | None) -> 
 
 
 def client_label(kind: str, version: str, client: str | None = None) -> str:
-    """``java 2.3.1``; a pinned wire probe keeps its pin (``wire@v4 0.5.0``)."""
+    """``java 2.3.1``; a pinned wire client keeps its pin (``wire@v4 0.5.0``)."""
     pin = client.partition("@")[2] if client else ""
     return f"{kind}@{pin} {version}" if pin else f"{kind} {version}"
 

@@ -1,7 +1,7 @@
 """`kcompat run` end to end on real brokers: the verdicts KIP-525 and KIP-569 imply, resume, kill -9.
 
 The CI slice straddles both KIPs' boundaries: 2.3 (before KIP-525), 2.5 (KIP-525, before KIP-569),
-2.6 (both), 3.9 in KRaft and 4.4; the wire probe, the installed confluent-kafka, and kafka-clients
+2.6 (both), 3.9 in KRaft and 4.4; the wire client, the installed confluent-kafka, and kafka-clients
 2.3.1 (before both) and 4.4.0.  One run serves every assertion of this module.
 """
 

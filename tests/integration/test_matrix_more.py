@@ -1,7 +1,7 @@
 """`kcompat run` over KIP-195, KIP-108 and KIP-142 on real brokers: the verdicts the KIPs imply.
 
 One run straddles each boundary: 0.11 (no CreatePartitions), 1.1 (CreatePartitions v0 only), 2.8 in
-ZooKeeper, 3.9 in KRaft and 4.4 (CreateTopics v0-v1 gone); the wire probe (also pinned at CreateTopics
+ZooKeeper, 3.9 in KRaft and 4.4 (CreateTopics v0-v1 gone); the wire client (also pinned at CreateTopics
 v0/v1 and Metadata v1/v2), the installed confluent-kafka, kafka-clients 2.3.1 and 4.4.0.  The claims are a
 `-k` slice that keeps the run to a few minutes at -n 2: every 1-node claim on every broker; the 3-node
 and SASL claims on 2.8 (ZooKeeper) and 3.9 (KRaft) only, where the controller rule splits.

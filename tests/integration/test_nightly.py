@@ -1,7 +1,7 @@
 """The nightly as CI runs it: ``scripts/nightly.sh`` for two simulated nights, and the history it builds.
 
 Night 1 runs its shards itself (broker lines 2.3 and 2.4: the script calls ``kcompat run``) for three
-KIP-525 claims through java:4.4.0, the wire probe and confluent-kafka; night 2 hands the script a run
+KIP-525 claims through java:4.4.0, the wire client and confluent-kafka; night 2 hands the script a run
 directory a shard job produced (as the workflow does): 2.4 x java:4.4.0 judged by a claim book
 (``kcompat run --claims``) in which one claim's documented side is revised, so that one cell reads as a
 deviation.  Both nights go into one store through the real default path (Spark and Delta); night 2 must
@@ -30,8 +30,8 @@ pytestmark = pytest.mark.timeout(900)
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS_RETURNED = ("KIP-525/create-returns-configs", "KIP-525/validate-only-returns-configs")
 REVISED = "KIP-525/config-entries-read-only-and-sensitive"
-# The wire probe's pinned cells (wire@v4, wire@v5) are left out: the KIP table keys a client by kind and
-# release, and the pins share the wire probe's release.
+# The wire client's pinned cells (wire@v4, wire@v5) are left out: the KIP table keys a client by kind and
+# release, and the pins share the wire client's release.
 CLAIMS = "(create-returns-configs or validate-only-returns-configs or config-entries-read-only-and-sensitive)" \
          " and not v4] and not v5]"
 SLICE = ("--kip", "KIP-525", "-k", CLAIMS)

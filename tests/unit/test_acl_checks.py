@@ -4,7 +4,7 @@ import pytest
 
 from kcompat.harness import ConfigError, KafkaVersion
 from kcompat.harness.clients import AclSpec
-from kcompat.harness.matrix.acls import PROBE_TOPIC, AclCheck, acl_check, authorizes_nothing
+from kcompat.harness.matrix.acls import CHECK_TOPIC, AclCheck, acl_check, authorizes_nothing
 from kcompat.harness.matrix.claims import parse_acl
 from kcompat.harness.matrix.claims import API_KEYS
 
@@ -29,7 +29,7 @@ def test_a_claims_acl_text_parses_and_bad_text_names_the_format() -> None:
 @pytest.mark.parametrize("advertised,version", [(ZK_0_10_2, "0.10.2.2"), (ZK_2_8, "2.8.2")])
 def test_cluster_create_is_awaited_through_create_topics_validate_only(advertised: set[int], version: str) -> None:
     check = acl_check(_acl("cluster:kafka-cluster:User:alice:CREATE:ALLOW"), advertised, KafkaVersion.parse(version))
-    assert check == AclCheck("create_topics", PROBE_TOPIC, "alice")
+    assert check == AclCheck("create_topics", CHECK_TOPIC, "alice")
 
 
 @pytest.mark.parametrize("advertised,version", [(ZK_0_10_2, "0.10.2.2"), (ZK_2_8, "2.8.2")])

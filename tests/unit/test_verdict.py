@@ -94,7 +94,7 @@ def test_client_specific_fallback_overrides_the_generic_one(claim) -> None:  # t
 
 def test_a_version_below_the_brokers_minimum_is_unsupported_by_the_broker_and_asserts_the_refusal(
         claim) -> None:  # type: ignore[no-untyped-def]
-    # a 4.x broker advertises CreateTopics v2-v7: the wire probe pinned at v1 is refused, whatever the claim says
+    # a 4.x broker advertises CreateTopics v2-v7: the wire client pinned at v1 is refused, whatever the claim says
     limits = Limits(7, 1, broker_min=2)
     assert limits.refused and limited_by(5, limits) == "broker"
     refused = judge(claim, "wire", limits, {"exception": "UnsupportedVersion"})

@@ -46,7 +46,7 @@ def _settled(ctx: ProbeContext, name: str, initial: int, partitions: list[Any] |
                   "as_user": str, "target": str, "send_to": str, "topic_acl": str},
                  about="CreatePartitions of a topic the super user created with `initial` partitions (target "
                        "`existing`, `unknown`: a topic nobody created, `duplicate`: the topic twice in one request; "
-                       "send_to `non_controller`: the wire probe sends to a broker that is not the controller; "
+                       "send_to `non_controller`: the wire client sends to a broker that is not the controller; "
                        "`topic_acl`: `as_user` is granted this operation on the topic first); "
                        "`partitions_after`, `replicas_after`, `leaders_after` are Metadata as the call returns"))
 def create_partitions(ctx: ProbeContext) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def create_partitions(ctx: ProbeContext) -> dict[str, Any]:
     broker: tuple[str, int] | None = None
     if args.get("send_to") == "non_controller":
         if not kind(ctx.cell.client.kind).chooses_broker:
-            raise ProbeFailed("send_to = non_controller is for a client that chooses its broker (the wire probe; "
+            raise ProbeFailed("send_to = non_controller is for a client that chooses its broker (the wire client; "
                               "other clients pick the broker)")
         controller = ctx.admin.controller()
         others = [(b.host, b.port) for b in ctx.cluster.brokers if (b.host, b.port) != controller]

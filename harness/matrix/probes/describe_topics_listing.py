@@ -16,7 +16,7 @@ from ._shared import simple_name
                  {"as_user": str},
                  about="two topics, `as_user` granted Describe on the first (`shown`) only: which of them the "
                        "client's listTopics (Metadata) lists (`metadata_listed`) and which its describe-topics "
-                       "call describes without error (`described`: the wire probe lists every topic through "
+                       "call describes without error (`described`: the wire client lists every topic through "
                        "DescribeTopicPartitions, the others describe both by name; `hidden_error` is the error "
                        "for the other); `request_version` is of DescribeTopicPartitions, null if not sent"))
 def describe_topics_listing(ctx: ProbeContext) -> dict[str, Any]:
@@ -32,7 +32,7 @@ def describe_topics_listing(ctx: ProbeContext) -> dict[str, Any]:
     if listed.exception is None:
         observed["metadata_listed"] = sorted(labels[r.resource] for r in listed.resources if r.resource in labels
                                              and r.error_code == 0)
-    # a client with the API's listing mode (the wire probe) lists (no names); the others can only describe names
+    # a client with the API's listing mode (the wire client) lists (no names); the others can only describe names
     listing = kind(ctx.cell.client.kind).lists_by_describe
     described = ctx.call(DESCRIBE_TOPICS, DescribeTopicsArgs(() if listing else [shown, hidden]))
     observed["exception"] = observed["exception"] or simple_name(described.exception)

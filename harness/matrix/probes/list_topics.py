@@ -46,7 +46,7 @@ def _response_fields(response: Any) -> list[str]:
                  {"list_internal": bool, "as_user": str, "internal_topic": bool, "hidden_topic": bool},
                  about="the client's listTopics after the super user created a topic (`internal_topic`: and made "
                        "__consumer_offsets; `hidden_topic`: one `as_user` may not Describe); `response_*` is the "
-                       "Metadata response at the version the client sent, re-read by the wire probe"))
+                       "Metadata response at the version the client sent, re-read by the wire client"))
 def list_topics(ctx: ProbeContext) -> dict[str, Any]:
     """The client's listTopics; the Metadata response it rests on, re-read at the version the client sent."""
     args = ctx.args

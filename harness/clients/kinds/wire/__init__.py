@@ -1,4 +1,4 @@
-"""The wire probe: kio's request schemas, any request version, no release to choose."""
+"""The wire client: kio's request schemas, any request version, no release to choose."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _limits(client: AdminClient, config: HarnessConfig) -> ClientLimits:
 
 KIND = ClientKind(
     name="wire", order=0, library="kio", release="none",
-    release_note="the wire probe has no release to choose (its schemas are kio's); pin a request version with "
+    release_note="the wire client has no release to choose (its schemas are kio's); pin a request version with "
                  "wire@vN instead",
     make=_make, limits=_limits, modules=("kcompat.harness.clients.wire",),
     refusal=Refusal(exceptions=("UnsupportedVersion", "UnsupportedOption")),

@@ -1,4 +1,4 @@
-"""Create partitions through the wire probe, at the cell's pinned request version where it has one."""
+"""Create partitions through the wire client, at the cell's pinned request version where it has one."""
 
 from __future__ import annotations
 

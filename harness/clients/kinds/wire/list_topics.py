@@ -1,4 +1,4 @@
-"""List topics through the wire probe, at the cell's pinned request version where it has one."""
+"""List topics through the wire client, at the cell's pinned request version where it has one."""
 
 from __future__ import annotations
 
