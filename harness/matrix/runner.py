@@ -203,8 +203,10 @@ def _pytest(python: Path | str, options: RunOptions, clients: Sequence[str], log
     command += list(options.pytest_args)
     with log.open("ab") as out:
         out.write(f"$ {shlex.join(command)}\n".encode())
-        process = spawn(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(scenarios.parent),
-                        env=host_env())  # a confluent venv's Python finds this kcompat through it
+        # Started beside the kcompat package, never inside it, and with PYTHONSAFEPATH: the working directory
+        # is not put on sys.path, so kcompat/'s layers can't import under bare names (a second copy of each).
+        process = spawn(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=str(scenarios.parent.parent),
+                        env={**host_env(), "PYTHONSAFEPATH": "1"})  # host_env: a confluent venv's Python finds kcompat
         assert process.stdout is not None
         try:
             for line in process.stdout:

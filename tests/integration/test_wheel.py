@@ -47,6 +47,8 @@ def installed() -> Iterator[Path]:
         (wheel,) = (work / "dist").glob("kcompat-*.whl")
         names = zipfile.ZipFile(wheel).namelist()
         assert "kcompat/harness/containers/broker.Dockerfile" in names
+        # the KIP-108 claims' policy plug-in is compiled from its source at run time
+        assert "kcompat/fixtures/plugins/create_topic_policy/kcompat/plugins/RejectPrefixPolicy.java" in names
         # one top-level name: nothing of kcompat can shadow (or be shadowed by) PyPI's fixtures, reports, ...
         assert {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")} == {"kcompat"}
         _run([sys.executable, "-m", "venv", str(work / "venv")], timeout=120, cwd=work)

@@ -172,3 +172,14 @@ def test_naming_the_scenarios_asks_for_kcompat() -> None:
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "\nkcompat: provider=" in done.stdout
     assert "KIP-195/unknown-topic[4.4.0-kraft|wire]" in done.stdout
+
+
+def test_this_repositorys_sessions_ask_for_kcompat_from_configure(pytestconfig: pytest.Config) -> None:
+    """tests/conftest.py asks: SIGTERM unwinds like Ctrl-C (a cancelled CI tears clusters down) in every
+    process of the session, whether or not its tests use a kcompat fixture."""
+    import signal
+
+    from kcompat.fixtures.options import ASKED_KEY, CONFIG_KEY
+
+    assert ASKED_KEY in pytestconfig.stash and CONFIG_KEY in pytestconfig.stash
+    assert getattr(signal.getsignal(signal.SIGTERM), "__name__", None) == "_raise_interrupt"

@@ -110,7 +110,7 @@ OBSERVED = [{"outcome": "deviation", "observed": {"partitions_after": 1}, "reaso
             {"outcome": "fail", "observed": {}, "differences": [], "reason": "ProbeFailed: set-up", "call_ms": 0.0}]
 
 
-def test_every_schema_version_reads_and_only_3_has_observations() -> None:
+def test_every_schema_version_reads_and_only_3_on_have_observations() -> None:
     """Version 1 (no broker_min_version), 2 (no observations) and 3 lines of one file are all records; 1 and 2
     read as observed once."""
     v1, v2 = _good(schema_version=1), _good(schema_version=2)
@@ -123,10 +123,13 @@ def test_every_schema_version_reads_and_only_3_has_observations() -> None:
     assert [(r.schema_version, r.observations, r.intermittent, r.held) for _, r in records[:2]] == [
         (1, [], False, None), (2, [], False, None)]
     third = records[2][1]
-    assert third.schema_version == 3 and third.intermittent and third.held == (1, 2)  # the fail counts for neither
+    assert third.schema_version == 4 and third.intermittent and third.held == (1, 2)  # the fail counts for neither
     assert third.held_text == "held 1 of 2"
     assert json.loads(third.line())["observations"] == OBSERVED
-    _, unknown = parse_lines((json.dumps(_good(schema_version=4)) + "\n").encode())
+    v3 = _good(schema_version=3, outcome="fail", reason="TypeError: a bug of ours, as version 3 recorded it")
+    records, bad = parse_lines((json.dumps(v3) + "\n").encode())
+    assert bad == [] and records[0][1].schema_version == 3 and records[0][1].outcome == "fail"
+    _, unknown = parse_lines((json.dumps(_good(schema_version=5)) + "\n").encode())
     assert [b.kind for b in unknown] == ["unknown_schema"]
 
 
