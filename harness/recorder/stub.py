@@ -189,6 +189,13 @@ def _read_exact(sock: socket.socket, count: int, *, eof_ok: bool) -> bytes | Non
     return bytes(chunks)
 
 
+def _end(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass  # already closed by the client
+
+
 class _Server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
@@ -226,22 +233,24 @@ class StubBroker:
 
     def close(self) -> None:
         """Stop accepting, end every open connection, and wait (bounded) for the server thread."""
-        self.closing = True
+        with self._lock:
+            self.closing = True
         if self._thread.is_alive():
             self._server.shutdown()
             self._thread.join(timeout=5.0)
         self._server.server_close()
         with self._lock:
             for sock in self._sockets:
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass  # already closed by the client
+                _end(sock)
         if self._thread.is_alive():
             raise HarnessError(f"the stub broker on {self.bootstrap_servers} did not stop in 5 s")
 
     def track(self, sock: socket.socket) -> None:
+        """A connection's handler starts in its own thread, possibly after ``close`` ended the others:
+        such a late one is ended at once instead of waiting out its idle timeout."""
         with self._lock:
+            if self.closing:
+                _end(sock)
             self._sockets.add(sock)
 
     def untrack(self, sock: socket.socket) -> None:
