@@ -9,7 +9,7 @@ from ...clients import NewTopic
 from ...operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
 from ..probe import ProbeContext
 from . import ProbeSpec, probe
-from ._shared import COMMON, SETTLE, common, metadata
+from ._shared import COMMON, SETTLE, common, metadata, simple_name
 from ...waiting import attempts
 
 POLICY_RECORDS = "kcompat-create-topic-policy.jsonl"
@@ -61,8 +61,9 @@ def create_topic_policy(ctx: ProbeContext) -> dict[str, Any]:
     result = ctx.call(CREATE_TOPICS, CreateTopicsArgs(topics, bool(args.get("validate_only", False))))
     observed, _ = common(result)
     outcomes = {r.resource: r for r in result.resources}
-    if name in outcomes:
+    if name in outcomes:  # the first topic's, whatever order the client lists its results in (a Java map's)
         observed["error"], observed["error_message"] = outcomes[name].error_name, outcomes[name].error_message
+        observed["exception"] = simple_name(result.exception or outcomes[name].exception)
     asked = {name, *([other] if other else [])}
     succeeded = set() if args.get("validate_only") else {n for n in asked if n in outcomes
                                                          and outcomes[n].error_name == "NONE"}
