@@ -1,0 +1,27 @@
+"""AlterUserScramCredentials through confluent-kafka (from 2.2; older releases lack the method)."""
+
+from __future__ import annotations
+
+from ....operations.alter_user_scram_credentials import ALTER_USER_SCRAM_CREDENTIALS, AlterUserScramCredentialsArgs
+from ...base import AdminResult
+from ...confluent import ConfluentClient, _outcome
+from .describe_acls import admin_module
+
+
+@ALTER_USER_SCRAM_CREDENTIALS.implement(ConfluentClient)
+def alter_user_scram_credentials(client: ConfluentClient, args: AlterUserScramCredentialsArgs,
+                                 version: int | None) -> AdminResult:
+    if not hasattr(client._admin, "alter_user_scram_credentials"):
+        return AdminResult("alter_user_scram_credentials", client.kind, client.version, None,
+                           exception="NotImplementedError",
+                           exception_message=f"confluent-kafka {client.version} has no "
+                                             "AdminClient.alter_user_scram_credentials",
+                           librdkafka_version=client.librdkafka_version)
+    ck = admin_module(client)
+    alterations = [ck.UserScramCredentialUpsertion(
+        u.user, ck.ScramCredentialInfo(getattr(ck.ScramMechanism, u.mechanism), u.iterations), u.password.encode())
+        for u in args.upsertions]
+    alterations += [ck.UserScramCredentialDeletion(d.user, getattr(ck.ScramMechanism, d.mechanism))
+                    for d in args.deletions]
+    return client._call("alter_user_scram_credentials", "AlterUserScramCredentials",
+                        client._admin.alter_user_scram_credentials, alterations, {"request_timeout": 30}, _outcome)

@@ -1,0 +1,36 @@
+"""DescribeUserScramCredentials through confluent-kafka (from 2.2; older releases lack the method)."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from typing import Any
+
+from ....operations.describe_user_scram_credentials import (
+    DESCRIBE_USER_SCRAM_CREDENTIALS,
+    DescribeUserScramCredentialsArgs,
+)
+from ...base import AdminResult, ResourceOutcome
+from ...confluent import CALL_TIMEOUT, ConfluentClient, _outcome
+
+
+@DESCRIBE_USER_SCRAM_CREDENTIALS.implement(ConfluentClient)
+def describe_user_scram_credentials(client: ConfluentClient, args: DescribeUserScramCredentialsArgs,
+                                    version: int | None) -> AdminResult:
+    if not hasattr(client._admin, "describe_user_scram_credentials"):
+        return AdminResult("describe_user_scram_credentials", client.kind, client.version, None,
+                           exception="NotImplementedError",
+                           exception_message=f"confluent-kafka {client.version} has no "
+                                             "AdminClient.describe_user_scram_credentials",
+                           librdkafka_version=client.librdkafka_version)
+
+    def describe(user: str, future: Future[Any]) -> ResourceOutcome:
+        outcome = _outcome(user, future)
+        if outcome.error_code != 0 or outcome.exception is not None:
+            return outcome
+        infos = future.result(timeout=CALL_TIMEOUT).scram_credential_infos
+        return ResourceOutcome.of(user, 0, None, credentials=[
+            {"mechanism": info.mechanism.name, "iterations": int(info.iterations)} for info in infos])
+
+    return client._call("describe_user_scram_credentials", "DescribeUserScramCredentials",
+                        client._admin.describe_user_scram_credentials, list(args.users), {"request_timeout": 30},
+                        describe)
