@@ -30,8 +30,8 @@ public final class AlterClientQuotas extends AdminOperation {
 
     @Override
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
-        Class<?> optionsType = Class.forName("org.apache.kafka.clients.admin.AlterClientQuotasOptions");
-        Method alter = AdminClient.class.getMethod("alterClientQuotas", Collection.class, optionsType);
+        Method alter = Quotas.adminMethod("alterClientQuotas", 2);
+        Class<?> optionsType = alter.getParameterTypes()[1];
         Map<String, String> entity = new TreeMap<String, String>();
         for (Map.Entry<String, JsonElement> item : args.getAsJsonObject("entity").entrySet()) {
             entity.put(item.getKey(), item.getValue().isJsonNull() ? null : item.getValue().getAsString());

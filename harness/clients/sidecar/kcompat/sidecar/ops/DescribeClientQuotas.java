@@ -26,8 +26,8 @@ public final class DescribeClientQuotas extends AdminOperation {
 
     @Override
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
-        Class<?> filterType = Class.forName(QUOTA + "ClientQuotaFilter");
-        Method describe = AdminClient.class.getMethod("describeClientQuotas", filterType);
+        Method describe = Quotas.adminMethod("describeClientQuotas", 1);
+        Class<?> filterType = describe.getParameterTypes()[0];
         Class<?> component = Class.forName(QUOTA + "ClientQuotaFilterComponent");
         String type = args.get("entity_type").getAsString();
         String name = Json.text(args, "entity_name");
