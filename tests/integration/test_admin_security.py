@@ -1,9 +1,10 @@
-"""The security admin operations (ACLs, client quotas, SCRAM credentials) through every client kind, against a
-new KRaft broker and an old ZooKeeper one (2.2: before KIP-546 and KIP-554, so those calls are refused there),
-each one through its probe as a cell would run it.
+"""The security admin operations (ACLs, client quotas, SCRAM credentials, delegation tokens) through every client
+kind, against a new KRaft broker and an old ZooKeeper one (2.2: before KIP-546 and KIP-554, so those calls are
+refused there), each one through its probe as a cell would run it, on SASL clusters (tokens enabled by the
+harness); and a token asked for on a PLAINTEXT listener.
 
-kafka-clients 2.3.1 has describeAcls and deleteAcls but no quota or SCRAM methods (NoSuchMethodException);
-confluent-kafka has no quota methods on any release (NotImplementedError).
+kafka-clients 2.3.1 has the ACL and token methods but no quota or SCRAM methods (NoSuchMethodException);
+confluent-kafka has no quota or token methods on any release (NotImplementedError).
 """
 
 from __future__ import annotations
@@ -41,12 +42,19 @@ PROBES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "describe_user_scram_credentials": ("DescribeUserScramCredentials", {},
                                         {"error": "NONE", "credentials": SCRAM,
                                          "unknown_error": "RESOURCE_NOT_FOUND"}),
+    "create_delegation_token": ("CreateDelegationToken", {},
+                                {"error": "NONE", "created": True, "owner_is_caller": True, "listed": True}),
+    "renew_delegation_token": ("RenewDelegationToken", {},
+                               {"error": "NONE", "expiry_moved": True, "returned_expiry_described": True}),
+    "expire_delegation_token": ("ExpireDelegationToken", {}, {"error": "NONE", "gone": True}),
+    "describe_delegation_token": ("DescribeDelegationToken", {}, {"error": "NONE", "listed": True}),
 }
 DELETE_SCRAM = ("AlterUserScramCredentials", {"action": "delete"},
                 {"error": "NONE", "described_error": "RESOURCE_NOT_FOUND"})
 # Methods a client release lacks: what its result's exception says instead of a call.
-LACKS = {("confluent", "AlterClientQuotas"): "NotImplementedError",
-         ("confluent", "DescribeClientQuotas"): "NotImplementedError",
+LACKS = {**{("confluent", api): "NotImplementedError"
+            for api in ("AlterClientQuotas", "DescribeClientQuotas", "CreateDelegationToken", "RenewDelegationToken",
+                        "ExpireDelegationToken", "DescribeDelegationToken")},
          ("java:2.3.1", "AlterClientQuotas"): "NoSuchMethodException",
          ("java:2.3.1", "DescribeClientQuotas"): "NoSuchMethodException",
          ("java:2.3.1", "AlterUserScramCredentials"): "NoSuchMethodException",
@@ -79,6 +87,7 @@ def test_every_security_probe_through_each_client(broker, ref, admin_client_fact
     offered = {r.api_key for r in broker.api_versions}
     for probe, (api, args, documented) in [*PROBES.items(), ("alter_user_scram_credentials", DELETE_SCRAM)]:
         observed = observe(broker, ref, probe, api, args, admin_client_factory, unique_topic, kc_config)
+        print(broker.spec.version, ref, probe, observed)
         assert {"exception", "unsupported_options"} & set(observed) or "error" in observed, (probe, observed)
         lacking = LACKS.get((ref, api))
         if lacking is not None:
@@ -89,3 +98,14 @@ def test_every_security_probe_through_each_client(broker, ref, admin_client_fact
         else:
             assert {k: observed.get(k) for k in documented} == documented, (probe, ref, observed)
             assert observed["exception"] is None, (probe, observed)
+
+
+@pytest.mark.parametrize("ref", ["wire", "java:3.9.1"])
+def test_a_token_over_plaintext_is_refused(kafka_cluster_factory, ref, admin_client_factory, unique_topic, kc_config):
+    """The javadoc's UnsupportedByAuthenticationException: "If the request sent on PLAINTEXT/1-way SSL channels"."""
+    cluster = kafka_cluster_factory(ClusterSpec.of("3.9", "kraft"))
+    observed = observe(cluster, ref, "create_delegation_token", "CreateDelegationToken", {}, admin_client_factory,
+                       unique_topic, kc_config)
+    assert observed["error"] == "DELEGATION_TOKEN_REQUEST_NOT_ALLOWED" and observed["created"] is False, observed
+    if ref != "wire":
+        assert observed["exception"] == "UnsupportedByAuthenticationException", observed

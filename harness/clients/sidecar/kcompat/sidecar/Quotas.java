@@ -1,25 +1,11 @@
 package kcompat.sidecar;
 
-import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.TreeMap;
 
 /** Client quota entities (KIP-546, 2.6+) named as Python's entity_label names them: {@code user=alice}. */
 public final class Quotas {
     private Quotas() {
-    }
-
-    /**
-     * AdminClient's public method {@code name} of {@code params} parameters, found before any class it takes is
-     * looked up: a release without it is its NoSuchMethodException, not a ClassNotFoundException of an argument.
-     */
-    public static Method adminMethod(String name, int params) throws NoSuchMethodException {
-        for (Method method : org.apache.kafka.clients.admin.AdminClient.class.getMethods()) {
-            if (method.getName().equals(name) && method.getParameterTypes().length == params) {
-                return method;
-            }
-        }
-        throw new NoSuchMethodException("org.apache.kafka.clients.admin.AdminClient." + name);
     }
 
     /** A ClientQuotaEntity (by its entries()) or an entity's map: its components sorted, a null name {@code <default>}. */

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import kcompat.sidecar.AdminMethods;
 import kcompat.sidecar.AdminOperation;
 import kcompat.sidecar.Call;
 import kcompat.sidecar.Json;
@@ -30,7 +31,7 @@ public final class AlterClientQuotas extends AdminOperation {
 
     @Override
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
-        Method alter = Quotas.adminMethod("alterClientQuotas", 2);
+        Method alter = AdminMethods.find("alterClientQuotas", 2);
         Class<?> optionsType = alter.getParameterTypes()[1];
         Map<String, String> entity = new TreeMap<String, String>();
         for (Map.Entry<String, JsonElement> item : args.getAsJsonObject("entity").entrySet()) {

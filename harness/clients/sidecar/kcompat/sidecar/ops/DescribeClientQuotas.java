@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
+import kcompat.sidecar.AdminMethods;
 import kcompat.sidecar.AdminOperation;
 import kcompat.sidecar.Call;
 import kcompat.sidecar.Json;
@@ -26,7 +27,7 @@ public final class DescribeClientQuotas extends AdminOperation {
 
     @Override
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
-        Method describe = Quotas.adminMethod("describeClientQuotas", 1);
+        Method describe = AdminMethods.find("describeClientQuotas", 1);
         Class<?> filterType = describe.getParameterTypes()[0];
         Class<?> component = Class.forName(QUOTA + "ClientQuotaFilterComponent");
         String type = args.get("entity_type").getAsString();
