@@ -87,7 +87,6 @@ def test_every_security_probe_through_each_client(broker, ref, admin_client_fact
     offered = {r.api_key for r in broker.api_versions}
     for probe, (api, args, documented) in [*PROBES.items(), ("alter_user_scram_credentials", DELETE_SCRAM)]:
         observed = observe(broker, ref, probe, api, args, admin_client_factory, unique_topic, kc_config)
-        print(broker.spec.version, ref, probe, observed)
         assert {"exception", "unsupported_options"} & set(observed) or "error" in observed, (probe, observed)
         lacking = LACKS.get((ref, api))
         if lacking is not None:

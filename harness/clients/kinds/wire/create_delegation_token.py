@@ -6,10 +6,13 @@ import base64
 import datetime
 from typing import Any
 
+from kio.index import load_response_schema
+from kio.serial import entity_reader
 from kio.static.primitive import i64Timedelta
 
+from ....errors import WireError
 from ....operations.create_delegation_token import CREATE_DELEGATION_TOKEN, CreateDelegationTokenArgs
-from ....protocol import build_request, nested_type
+from ....protocol import build_request, nested_type, pick_version
 from ...base import AdminResult, ResourceOutcome
 from ...wire import WireClient, _observed
 
@@ -22,6 +25,38 @@ def epoch_ms(value: Any) -> int:
     if isinstance(value, datetime.datetime):
         return int(value.timestamp() * 1000)
     return int(value)
+
+
+def send_token_request(client: WireClient, operation: str, api_key: int, version: int | None,
+                       build: Any) -> tuple[int, Any | None, int]:
+    """(version sent, response or None, error code) of a token request.
+
+    A token response that is an error carries its timestamps as -1, which kio can't decode (a datetime
+    before the epoch); its error code, the body's first field, is then read from the frame itself.  A
+    version the broker does not offer goes through ``WireClient._send``, whose refusal record is the same
+    as for every request."""
+    offered = client.api_versions()
+    advertised = offered.get(api_key)
+    if advertised is None or (version is not None and not advertised.min_version <= version <= advertised.max_version):
+        sent, response, _ = client._send(operation, api_key, version, build, {})
+        return sent, response, int(response.error_code)
+    chosen = pick_version(api_key, offered) if version is None else version
+    conn, _ = client.connection()
+    try:
+        frame = conn.exchange(build(chosen, {}))
+    except WireError:
+        client._drop(client.endpoint.first)
+        raise
+    try:
+        response = conn.decode(frame)
+    except WireError:
+        header = load_response_schema(api_key, chosen).__header_schema__
+        _, offset = entity_reader(header)(frame.data, 0)
+        code = int.from_bytes(frame.data[offset:offset + 2], "big", signed=True)
+        if code == 0:
+            raise  # a success kio can't read: not an error response's -1 timestamps
+        return chosen, None, code
+    return chosen, response, int(response.error_code)
 
 
 def principal(kind: str, name: str) -> tuple[str, str]:
@@ -43,10 +78,9 @@ def create_delegation_token(client: WireClient, args: CreateDelegationTokenArgs,
                                    for t, n in (principal(r, "") for r in args.renewers))
         return build_request(API_KEY, v, **fields)
 
-    sent, response, _ = client._send("create_delegation_token", API_KEY, version, build, {})
-    code = int(response.error_code)
+    sent, response, code = send_token_request(client, "create_delegation_token", API_KEY, version, build)
     fields: dict[str, Any] = {}
-    if code == 0:
+    if response is not None and code == 0:
         fields = {"token_id": str(response.token_id),
                   "owner": f"{response.principal_type}:{response.principal_name}", "renewers": list(args.renewers),
                   "issue_timestamp": epoch_ms(response.issue_timestamp),

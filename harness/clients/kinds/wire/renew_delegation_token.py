@@ -12,7 +12,7 @@ from ....operations.renew_delegation_token import RENEW_DELEGATION_TOKEN, RenewD
 from ....protocol import build_request
 from ...base import AdminResult, ResourceOutcome
 from ...wire import WireClient, _observed
-from .create_delegation_token import epoch_ms
+from .create_delegation_token import epoch_ms, send_token_request
 
 API_KEY = 39
 
@@ -24,8 +24,7 @@ def renew_delegation_token(client: WireClient, args: RenewDelegationTokenArgs, v
         return build_request(API_KEY, v, hmac=base64.b64decode(args.hmac),
                              renew_period=i64Timedelta.parse(datetime.timedelta(milliseconds=args.renew_period_ms)))
 
-    sent, response, _ = client._send("renew_delegation_token", API_KEY, version, build, {})
-    code = int(response.error_code)
-    fields = {"expiry_timestamp": epoch_ms(response.expiry_timestamp)} if code == 0 else {}
+    sent, response, code = send_token_request(client, "renew_delegation_token", API_KEY, version, build)
+    fields = {"expiry_timestamp": epoch_ms(response.expiry_timestamp)} if response is not None and code == 0 else {}
     return AdminResult("renew_delegation_token", client.kind, client.version, sent,
                        (ResourceOutcome.of("token", code, None, **fields),), ("expiry_timestamp",))
