@@ -69,7 +69,8 @@ def broker(request, kafka_cluster_factory):
 
 def observe(cluster, ref: str, probe: str, api: str, args: dict[str, Any], clients, topic: Callable[[str], str],
             kc_config) -> dict[str, Any]:
-    """The probe's observation on this cluster through client ``ref``, made as a cell makes it."""
+    """The probe's observation on this cluster through client ``ref``, made as a cell makes it; the neutral
+    result of its observed call is checked on the way."""
     claim = Claim(f"test-{probe}", "DOCS-admin", "test", api, 0, None, probe, args, (), ())
     client_ref = ClientRef.parse(ref)
     planned = PlannedCell(Cell(f"DOCS-admin/{claim.id}", str(cluster.spec.version), cluster.spec.mode, ref), claim,
@@ -77,7 +78,12 @@ def observe(cluster, ref: str, probe: str, api: str, args: dict[str, Any], clien
     admin = WireClient(endpoint_of(cluster))
     try:
         context = ProbeContext(planned, clients(cluster, ref), admin, cluster, topic, ArtifactStore(kc_config))
-        return implementation(probe)(context)
+        observed = implementation(probe)(context)
+        (result,) = context.results
+        assert (result.operation, result.client) == (probe, client_ref.kind), result
+        if result.exception is None and not any(r.exception for r in result.resources):  # made and answered
+            assert isinstance(result.request_version, int) and result.resources, result
+        return observed
     finally:
         admin.close()
 

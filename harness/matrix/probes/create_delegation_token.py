@@ -60,9 +60,9 @@ def settled_token(ctx: ProbeContext, token_id: str, done: Any) -> dict[str, Any]
 
 
 def set_up_token(ctx: ProbeContext) -> tuple[str | None, str, int | None]:
-    """Set-up: (token id, HMAC, expiry as listed, in ms) of a token the super user creates and sees listed.  Where the broker has
-    no CreateDelegationToken, nothing is created: a random HMAC, so the observed call is still made (and
-    refused)."""
+    """Set-up: (token id, HMAC, expiry as listed, in ms) of a token the super user creates and sees listed.
+    Where the broker has no CreateDelegationToken, nothing is created: a random HMAC, so the observed call is
+    still made (and refused)."""
     if not broker_has(ctx, "CreateDelegationToken"):
         return None, base64.b64encode(secrets.token_bytes(32)).decode(), None
     result = perform(ctx.admin, CREATE_DELEGATION_TOKEN, CreateDelegationTokenArgs())

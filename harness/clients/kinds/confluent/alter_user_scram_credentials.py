@@ -7,6 +7,11 @@ from ...base import AdminResult
 from ...confluent import ConfluentClient, _outcome
 from .describe_acls import admin_module
 
+LOGGED_AS = "AlterUserScramCredentialsRequest"
+"""librdkafka names this API ``AlterUserScramCredentialsRequest``: its log line reads
+"Sent AlterUserScramCredentialsRequestRequest (v0, ...)", so that is the name the adapter reads the request version
+under."""
+
 
 @ALTER_USER_SCRAM_CREDENTIALS.implement(ConfluentClient)
 def alter_user_scram_credentials(client: ConfluentClient, args: AlterUserScramCredentialsArgs,
@@ -23,5 +28,5 @@ def alter_user_scram_credentials(client: ConfluentClient, args: AlterUserScramCr
         for u in args.upsertions]
     alterations += [ck.UserScramCredentialDeletion(d.user, getattr(ck.ScramMechanism, d.mechanism))
                     for d in args.deletions]
-    return client._call("alter_user_scram_credentials", "AlterUserScramCredentials",
+    return client._call("alter_user_scram_credentials", LOGGED_AS,
                         client._admin.alter_user_scram_credentials, alterations, {"request_timeout": 30}, _outcome)

@@ -9,5 +9,6 @@ from .describe_client_quotas import lacking
 
 
 @CREATE_DELEGATION_TOKEN.implement(ConfluentClient)
-def create_delegation_token(client: ConfluentClient, args: CreateDelegationTokenArgs, version: int | None) -> AdminResult:
+def create_delegation_token(client: ConfluentClient, args: CreateDelegationTokenArgs, version: int | None
+                            ) -> AdminResult:
     return lacking(client, "create_delegation_token", "create_delegation_token")

@@ -40,5 +40,5 @@ def describe_acls(client: ConfluentClient, args: DescribeAclsArgs, version: int 
     def call(acl_filter: Any, **options: Any) -> dict[str, Future[Any]]:
         return {args.filter.label: client._admin.describe_acls(acl_filter, **options)}
 
-    return client._call("describe_acls", "DescribeAcls", call, binding_filter(client, args.filter), {"request_timeout": 30},
-                        describe)
+    return client._call("describe_acls", "DescribeAcls", call, binding_filter(client, args.filter),
+                        {"request_timeout": 30}, describe)

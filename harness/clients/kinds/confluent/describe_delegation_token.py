@@ -9,5 +9,6 @@ from .describe_client_quotas import lacking
 
 
 @DESCRIBE_DELEGATION_TOKEN.implement(ConfluentClient)
-def describe_delegation_token(client: ConfluentClient, args: DescribeDelegationTokenArgs, version: int | None) -> AdminResult:
+def describe_delegation_token(client: ConfluentClient, args: DescribeDelegationTokenArgs, version: int | None
+                              ) -> AdminResult:
     return lacking(client, "describe_delegation_token", "describe_delegation_token")

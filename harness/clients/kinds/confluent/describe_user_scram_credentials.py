@@ -12,6 +12,11 @@ from ....operations.describe_user_scram_credentials import (
 from ...base import AdminResult, ResourceOutcome
 from ...confluent import CALL_TIMEOUT, ConfluentClient, _outcome
 
+LOGGED_AS = "DescribeUserScramCredentialsRequest"
+"""librdkafka names this API ``DescribeUserScramCredentialsRequest``: its log line reads
+"Sent DescribeUserScramCredentialsRequestRequest (v0, ...)", so that is the name the adapter reads the request version
+under."""
+
 
 @DESCRIBE_USER_SCRAM_CREDENTIALS.implement(ConfluentClient)
 def describe_user_scram_credentials(client: ConfluentClient, args: DescribeUserScramCredentialsArgs,
@@ -31,6 +36,6 @@ def describe_user_scram_credentials(client: ConfluentClient, args: DescribeUserS
         return ResourceOutcome.of(user, 0, None, credentials=[
             {"mechanism": info.mechanism.name, "iterations": int(info.iterations)} for info in infos])
 
-    return client._call("describe_user_scram_credentials", "DescribeUserScramCredentials",
+    return client._call("describe_user_scram_credentials", LOGGED_AS,
                         client._admin.describe_user_scram_credentials, list(args.users), {"request_timeout": 30},
                         describe)

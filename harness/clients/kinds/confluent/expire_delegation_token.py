@@ -9,5 +9,6 @@ from .describe_client_quotas import lacking
 
 
 @EXPIRE_DELEGATION_TOKEN.implement(ConfluentClient)
-def expire_delegation_token(client: ConfluentClient, args: ExpireDelegationTokenArgs, version: int | None) -> AdminResult:
+def expire_delegation_token(client: ConfluentClient, args: ExpireDelegationTokenArgs, version: int | None
+                            ) -> AdminResult:
     return lacking(client, "expire_delegation_token", "expire_delegation_token")

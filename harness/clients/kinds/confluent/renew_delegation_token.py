@@ -9,5 +9,6 @@ from .describe_client_quotas import lacking
 
 
 @RENEW_DELEGATION_TOKEN.implement(ConfluentClient)
-def renew_delegation_token(client: ConfluentClient, args: RenewDelegationTokenArgs, version: int | None) -> AdminResult:
+def renew_delegation_token(client: ConfluentClient, args: RenewDelegationTokenArgs, version: int | None
+                           ) -> AdminResult:
     return lacking(client, "renew_delegation_token", "renew_delegation_token")

@@ -8,7 +8,7 @@ public final class Quotas {
     private Quotas() {
     }
 
-    /** A ClientQuotaEntity (by its entries()) or an entity's map: its components sorted, a null name {@code <default>}. */
+    /** A ClientQuotaEntity (by its entries()) or an entity's map: components sorted, a null name {@code <default>}. */
     public static String label(Object entity) {
         Object entries = entity instanceof Map ? entity : Reflect.invoke(entity, "entries");
         StringBuilder out = new StringBuilder();

@@ -11,7 +11,9 @@ import kcompat.sidecar.Tokens;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.common.KafkaFuture;
 
-/** createDelegationToken (KIP-48, kafka-clients 1.1+), by reflection: 1.0 has no such method (NoSuchMethodException). */
+/**
+ * createDelegationToken (KIP-48, kafka-clients 1.1+), by reflection: 1.0 has no such method (NoSuchMethodException).
+ */
 public final class CreateDelegationToken extends AdminOperation {
     private static final int CREATE_DELEGATION_TOKEN = 38;
 
@@ -25,7 +27,8 @@ public final class CreateDelegationToken extends AdminOperation {
         Object options = Tokens.options(create);
         options.getClass().getMethod("renewers", List.class)
             .invoke(options, Tokens.principals(args.getAsJsonArray("renewers")));
-        options.getClass().getMethod("maxlifeTimeMs", long.class).invoke(options, args.get("max_lifetime_ms").getAsLong());
+        options.getClass().getMethod("maxlifeTimeMs", long.class)
+            .invoke(options, args.get("max_lifetime_ms").getAsLong());
         Object result = create.invoke(client, options);
         KafkaFuture<?> token = (KafkaFuture<?>) result.getClass().getMethod("delegationToken").invoke(result);
         JsonObject entry = Json.outcome("token", token);

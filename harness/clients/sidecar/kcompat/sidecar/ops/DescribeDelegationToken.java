@@ -12,7 +12,9 @@ import kcompat.sidecar.Tokens;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.common.KafkaFuture;
 
-/** describeDelegationToken (KIP-48, kafka-clients 1.1+), by reflection: 1.0 has no such method (NoSuchMethodException). */
+/**
+ * describeDelegationToken (KIP-48, kafka-clients 1.1+), by reflection: 1.0 has no such method (NoSuchMethodException).
+ */
 public final class DescribeDelegationToken extends AdminOperation {
     private static final int DESCRIBE_DELEGATION_TOKEN = 41;
 

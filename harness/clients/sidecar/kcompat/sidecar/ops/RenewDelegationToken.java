@@ -10,7 +10,10 @@ import kcompat.sidecar.Json;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.common.KafkaFuture;
 
-/** renewDelegationToken by HMAC (KIP-48, kafka-clients 1.1+), by reflection: 1.0 has no such method (NoSuchMethodException). */
+/**
+ * renewDelegationToken by HMAC (KIP-48, kafka-clients 1.1+), by reflection: 1.0 has no such method
+ * (NoSuchMethodException).
+ */
 public final class RenewDelegationToken extends AdminOperation {
     private static final int RENEW_DELEGATION_TOKEN = 39;
 
@@ -22,7 +25,8 @@ public final class RenewDelegationToken extends AdminOperation {
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
         Method method = AdminMethods.find("renewDelegationToken", 2);
         Object options = method.getParameterTypes()[1].getConstructor().newInstance();
-        options.getClass().getMethod("renewTimePeriodMs", long.class).invoke(options, args.get("renew_period_ms").getAsLong());
+        options.getClass().getMethod("renewTimePeriodMs", long.class)
+            .invoke(options, args.get("renew_period_ms").getAsLong());
         Object result = method.invoke(client, Base64.getDecoder().decode(args.get("hmac").getAsString()), options);
         KafkaFuture<?> expiry = (KafkaFuture<?>) result.getClass().getMethod("expiryTimestamp").invoke(result);
         JsonObject entry = Json.outcome("token", expiry);
