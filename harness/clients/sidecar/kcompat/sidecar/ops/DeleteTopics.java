@@ -45,7 +45,9 @@ public final class DeleteTopics extends AdminOperation {
         }
         List<Object> topicIds = new ArrayList<Object>();
         for (String id : ids) {
-            topicIds.add(uuid.getMethod("fromString", String.class).invoke(null, id));
+            java.util.UUID parsed = java.util.UUID.fromString(id); // Kafka's Uuid.fromString reads base64 only
+            topicIds.add(uuid.getConstructor(long.class, long.class)
+                .newInstance(parsed.getMostSignificantBits(), parsed.getLeastSignificantBits()));
         }
         Object topics = collection.getMethod("ofTopicIds", Collection.class).invoke(null, topicIds);
         Object result = AdminClient.class.getMethod("deleteTopics", collection).invoke(client, topics);
@@ -63,8 +65,21 @@ public final class DeleteTopics extends AdminOperation {
 
     private static void add(Call call, Map<?, ?> futures) {
         for (Map.Entry<?, ?> item : futures.entrySet()) {
-            call.resources.add(Json.outcome(String.valueOf(item.getKey()), (KafkaFuture<?>) item.getValue()));
+            call.resources.add(Json.outcome(label(item.getKey()), (KafkaFuture<?>) item.getValue()));
         }
+    }
+
+    /** A topic's name, or its id as a UUID's usual text (as every client names it), not Uuid's base64. */
+    private static String label(Object key) {
+        if (key instanceof String) {
+            return (String) key;
+        }
+        Object most = Reflect.invoke(key, "getMostSignificantBits");
+        Object least = Reflect.invoke(key, "getLeastSignificantBits");
+        if (!(most instanceof Long) || !(least instanceof Long)) {
+            return String.valueOf(key);
+        }
+        return new java.util.UUID((Long) most, (Long) least).toString();
     }
 
     static List<String> strings(JsonObject args, String name) {
