@@ -2,8 +2,8 @@
 
 The cluster's authorized operations (KIP-430) are in Metadata v8-v10 only (v11
 moved them to DescribeCluster): asked for them, an unpinned client sends the
-newest of those the broker has; a version without them leaves the option out
-and reports it.
+newest of those the broker has; a version without them sends nothing and says
+so, as kafka-clients 3.x refuses to write the flag below v8.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from ....operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArg
 from ....protocol import METADATA, build_request, pick_version
 from ...base import AdminResult, ResourceOutcome
 from ...wire import WireClient, _observed
+from ._partitions import nothing_sent
 
 AUTHORIZED_OPERATIONS = range(8, 11)
 """The Metadata versions that carry the cluster's authorized operations."""
@@ -41,8 +42,10 @@ def describe_cluster(client: WireClient, args: DescribeClusterArgs, version: int
         chosen = max(1, pick_version(METADATA, client.api_versions()))
         if args.include_authorized_operations and chosen > AUTHORIZED_OPERATIONS[-1]:
             chosen = AUTHORIZED_OPERATIONS[-1]
-    asked = args.include_authorized_operations and chosen in AUTHORIZED_OPERATIONS
-    lacking = ("include_authorized_operations",) if args.include_authorized_operations and not asked else ()
+    asked = args.include_authorized_operations
+    if asked and chosen not in AUTHORIZED_OPERATIONS:
+        return nothing_sent(client, "describe_cluster", f"Metadata v{chosen} can't ask for the cluster's authorized "
+                            "operations", ("include_authorized_operations",))
 
     def build(v: int, options: dict[str, bool]) -> Any:
         return build_request(METADATA, v, topics=(), allow_auto_topic_creation=False,
@@ -57,5 +60,4 @@ def describe_cluster(client: WireClient, args: DescribeClusterArgs, version: int
     if hasattr(response, "cluster_authorized_operations"):
         fields["authorized_operations"] = operation_names(int(response.cluster_authorized_operations))
     return AdminResult("describe_cluster", client.kind, client.version, sent,
-                       (ResourceOutcome.of("cluster", 0, None, **fields),), tuple(fields),
-                       unsupported_options=lacking)
+                       (ResourceOutcome.of("cluster", 0, None, **fields),), tuple(fields))

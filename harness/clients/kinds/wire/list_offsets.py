@@ -2,8 +2,9 @@
 
 v0 answers a list of offsets (``old_style_offsets``: the one asked for, or
 none) and no timestamp; v1+ one offset and its timestamp; v4+ the leader
-epoch.  The max-timestamp spec exists from v7 (KIP-734): a version below it
-can't express the query, so nothing is sent.
+epoch.  The max-timestamp spec exists from v7 (KIP-734), and a timestamp's
+own offset from v1 (v0 answers segment offsets, which kafka-clients never asks
+for): a version below can't express the query, so nothing is sent.
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ def list_offsets(client: WireClient, args: ListOffsetsArgs, version: int | None)
         if chosen < MAX_TIMESTAMP_SINCE:
             return nothing_sent(client, "list_offsets", f"ListOffsets v{chosen} can't ask for the max timestamp",
                                 ("max_timestamp",))
+    if any(q.spec == "timestamp" for q in args.queries) and LIST_OFFSETS_KEY in offered:
+        chosen = version if version is not None else pick_version(LIST_OFFSETS_KEY, offered)
+        if chosen < 1:
+            return nothing_sent(client, "list_offsets", "ListOffsets v0 can't ask for a timestamp's offset",
+                                ("timestamp",))
     timestamps = {(q.topic, q.partition): SPEC_TIMESTAMPS.get(q.spec, q.timestamp if q.timestamp is not None else -1)
                   for q in args.queries}
     outcomes: list[ResourceOutcome] = []
