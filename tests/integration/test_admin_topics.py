@@ -24,10 +24,12 @@ from kcompat.harness.matrix.probe import ProbeContext
 from kcompat.harness.matrix.probes import implementation, specs
 from kcompat.harness.matrix.setups.records import produce
 from kcompat.harness.operations import perform
+from kcompat.harness.protocol import METADATA, metadata_request, pick_version
 from kcompat.harness.operations.alter_configs import ALTER_CONFIGS, AlterConfigsArgs, NewConfigs
 from kcompat.harness.operations.delete_records import DELETE_RECORDS, DeleteRecordsArgs, PartitionOffset
 from kcompat.harness.operations.delete_topics import DELETE_TOPICS, DeleteTopicsArgs
 from kcompat.harness.operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArgs
+from kcompat.harness.operations.describe_topics_by_id import DESCRIBE_TOPICS_BY_ID, DescribeTopicsByIdArgs
 from kcompat.harness.operations.incremental_alter_configs import (
     INCREMENTAL_ALTER_CONFIGS,
     AlteredConfigs,
@@ -63,6 +65,13 @@ def _new(broker: Any, admin: WireClient, unique_topic: Any, records: int = 0) ->
         now = int(time.time() * 1000)
         assert produce(admin, name, [now - 1000 * (records - i) for i in range(records)]) == 0
     return name
+
+
+def _entry(admin: WireClient, name: str) -> Any:
+    """The topic's Metadata entry at the newest version the broker and kio share (ids from v10)."""
+    conn, offered = admin.connection()
+    response = conn.send(metadata_request(pick_version(METADATA, offered), None))
+    return next(t for t in response.topics if str(t.name) == name)
 
 
 def _short(broker: Any, api_key: int, version: int = 0) -> bool:
@@ -120,6 +129,13 @@ def test_operations_return_the_neutral_result(broker, admin, admin_client_factor
         else:
             assert listed.resource(f"{full}:0").fields["offset"] == offset, (spec, listed)
 
+    topic_id = getattr(_entry(admin, name), "topic_id", None)
+    described = perform(client, DESCRIBE_TOPICS_BY_ID, DescribeTopicsByIdArgs([str(topic_id or uuid.uuid4())]))
+    if ref == "confluent" or old_java or _short(broker, 3, 12):
+        assert _refused(described), described
+    else:
+        assert described.resource(str(topic_id)).fields == {"name": name, "partitions": 1}, described
+
     by_name = perform(client, DELETE_TOPICS, DeleteTopicsArgs([name]))
     assert by_name.resource(name).error_name == "NONE", by_name
     unknown = str(uuid.uuid4())
@@ -132,6 +148,7 @@ def test_operations_return_the_neutral_result(broker, admin, admin_client_factor
 
 PROBES = {
     "delete_topics": ({"by": "name"}, {"error", "deleted"}),
+    "describe_topics_by_id": ({}, {"exception"}),
     "describe_cluster": ({}, {"error", "nodes_match", "controller_known"}),
     "alter_configs": ({"configs": {"retention.ms": "3600000"}}, {"error", "applied"}),
     "incremental_alter_configs": ({"configs": {"retention.ms": "3600000"}}, {"exception"}),
@@ -165,6 +182,11 @@ def test_probes_observe_their_keys(broker, admin, admin_client_factory, unique_t
     elif probe == "incremental_alter_configs":
         new = not _short(broker, 44)
         assert (observed.get("error") == "NONE" and observed["applied"] is True) if new else not observed["applied"]
+    elif probe == "describe_topics_by_id":
+        if ref == "confluent" or _short(broker, 3, 12):
+            assert observed["exception"] in REFUSALS, observed
+        else:
+            assert observed["error"] == "NONE" and observed["name_matches"] and observed["partitions"] == 1
     elif probe == "delete_records":
         assert observed["low_watermark"] == 2 and observed["earliest_after"] == 2, observed
     elif probe == "list_offsets":

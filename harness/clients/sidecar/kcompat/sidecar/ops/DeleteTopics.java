@@ -70,7 +70,7 @@ public final class DeleteTopics extends AdminOperation {
     }
 
     /** A topic's name, or its id as a UUID's usual text (as every client names it), not Uuid's base64. */
-    private static String label(Object key) {
+    static String label(Object key) {
         if (key instanceof String) {
             return (String) key;
         }
