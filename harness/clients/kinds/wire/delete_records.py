@@ -8,7 +8,7 @@ from ....operations.delete_records import DELETE_RECORDS, DeleteRecordsArgs
 from ....protocol import build_request, nested_type
 from ...base import AdminResult, ResourceOutcome
 from ...wire import TIMEOUT, WireClient, _observed
-from ._partitions import by_leader
+from ._shared import by_leader
 
 DELETE_RECORDS_KEY = 21
 

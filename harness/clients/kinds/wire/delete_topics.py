@@ -9,7 +9,7 @@ from ....operations.delete_topics import DELETE_TOPICS, DeleteTopicsArgs
 from ....protocol import build_request, nested_type, pick_version
 from ...base import AdminResult, ResourceOutcome
 from ...wire import TIMEOUT, WireClient, _observed
-from ._partitions import nothing_sent
+from ._shared import nothing_sent
 
 DELETE_TOPICS_KEY = 20
 BY_ID_SINCE = 6

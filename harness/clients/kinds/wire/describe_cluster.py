@@ -14,7 +14,7 @@ from ....operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArg
 from ....protocol import METADATA, build_request, pick_version
 from ...base import AdminResult, ResourceOutcome
 from ...wire import WireClient, _observed
-from ._partitions import nothing_sent
+from ._shared import nothing_sent
 
 AUTHORIZED_OPERATIONS = range(8, 11)
 """The Metadata versions that carry the cluster's authorized operations."""

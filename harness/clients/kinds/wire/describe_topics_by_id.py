@@ -9,7 +9,7 @@ from ....operations.describe_topics_by_id import DESCRIBE_TOPICS_BY_ID, Describe
 from ....protocol import METADATA, build_request, nested_type, pick_version
 from ...base import AdminResult, ResourceOutcome
 from ...wire import WireClient, _observed
-from ._partitions import nothing_sent
+from ._shared import nothing_sent
 
 BY_ID_SINCE = 12
 """The first Metadata version a broker answers by topic id (v10 carried the field, unused until v12)."""

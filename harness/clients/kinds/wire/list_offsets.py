@@ -15,7 +15,7 @@ from ....operations.list_offsets import LIST_OFFSETS, MAX_TIMESTAMP_SINCE, SPEC_
 from ....protocol import build_request, nested_type, pick_version
 from ...base import AdminResult, ResourceOutcome
 from ...wire import WireClient, _observed
-from ._partitions import by_leader, nothing_sent
+from ._shared import by_leader, nothing_sent
 
 LIST_OFFSETS_KEY = 2
 

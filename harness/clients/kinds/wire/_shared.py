@@ -1,5 +1,6 @@
-"""What the wire client's partition-addressed operations (ListOffsets, DeleteRecords) share: each request goes
-to the partitions' leader, as the client itself reads it from Metadata (no client library does it for us)."""
+"""What the wire client's newer operations share: partition-addressed requests (ListOffsets, DeleteRecords) go
+to each partition's leader, read from Metadata as the client itself (no client library does it for us); a
+request a version can't express is recorded as sent nowhere."""
 
 from __future__ import annotations
 
