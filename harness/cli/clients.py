@@ -11,6 +11,7 @@ from rich.table import Table
 
 from ..artifacts import ArtifactStore, check_release_name
 from ..catalog import Mode, load_catalog
+from ..central import check_client_release
 from ..clients import Endpoint, NewTopic, client_for, kind, kind_names, parse_clients
 from ..clients.java import close_sidecars
 from ..clients.limits import measure, python_for
@@ -109,8 +110,8 @@ def clients_admin_docs(ctx: click.Context, releases: tuple[str, ...], claims: Pa
     """Every public method of kafka-clients RELEASE's Admin interface: the brokers its javadoc says support
     it (read from the release's sources jar on Maven Central), and the claims judging it, or why none."""
     config = harness_config(ctx)
-    for release in releases:
-        check_release_name(release)
+    for release in releases:  # a release Maven Central does not publish: one line naming the nearest
+        check_client_release(check_release_name(release), config)
     book = load_claim_book(claims_dir(claims))
     document = next((d for d in book.kips.values() if d.is_javadoc), None)
     if document is None:
