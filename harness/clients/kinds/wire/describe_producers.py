@@ -14,11 +14,16 @@ DESCRIBE_PRODUCERS_KEY = 61
 
 
 def producer_fields(state: Any) -> dict[str, Any]:
-    """One active producer under the neutral names (the same the Java sidecar writes)."""
+    """One active producer under the neutral names (the same the Java sidecar writes: -1, "none", as null, as
+    its OptionalInt and OptionalLong say it)."""
     return {"producer_id": int(state.producer_id), "producer_epoch": int(state.producer_epoch),
             "last_sequence": int(state.last_sequence), "last_timestamp": int(state.last_timestamp),
-            "coordinator_epoch": int(state.coordinator_epoch),
-            "current_txn_start_offset": int(state.current_txn_start_offset)}
+            "coordinator_epoch": _none_if_negative(int(state.coordinator_epoch)),
+            "current_txn_start_offset": _none_if_negative(int(state.current_txn_start_offset))}
+
+
+def _none_if_negative(value: int) -> int | None:
+    return None if value < 0 else value
 
 
 @DESCRIBE_PRODUCERS.implement(WireClient)

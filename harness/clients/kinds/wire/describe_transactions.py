@@ -15,11 +15,13 @@ FIELDS = ("state", "producer_id", "producer_epoch", "timeout_ms", "start_time_ms
 
 
 def transaction_fields(state: Any) -> dict[str, Any]:
-    """One transaction's state under the neutral names (the same the Java sidecar writes)."""
+    """One transaction's state under the neutral names (the same the Java sidecar writes; no start time, -1, is
+    null as in its OptionalLong)."""
     started = plain(state.transaction_start_time)
+    started_ms = int(started.timestamp() * 1000) if hasattr(started, "timestamp") else started
     return {"state": str(state.transaction_state), "producer_id": int(state.producer_id),
             "producer_epoch": int(state.producer_epoch), "timeout_ms": plain(state.transaction_timeout),
-            "start_time_ms": int(started.timestamp() * 1000) if hasattr(started, "timestamp") else started,
+            "start_time_ms": None if started_ms is None or started_ms < 0 else started_ms,
             "partitions": sorted(f"{t.topic}:{p}" for t in state.topics for p in t.partitions)}
 
 
