@@ -19,8 +19,9 @@ FEATURES_SINCE = 3
 def describe_features(client: WireClient, args: DescribeFeaturesArgs, version: int | None) -> AdminResult:
     """A version without features (before v3) has no ``features`` field: left out, never an empty map."""
     def build(v: int, options: dict[str, bool]) -> Any:
-        return build_request(API_VERSIONS, v, client_software_name="kcompat-wire",
-                             client_software_version=dist_version("kio"))
+        software = ({"client_software_name": "kcompat-wire", "client_software_version": dist_version("kio")}
+                    if v >= FEATURES_SINCE else {})  # v3 brought both, with the features
+        return build_request(API_VERSIONS, v, **software)
 
     sent, response, _ = client._send("describe_features", API_VERSIONS, version, build, {})
     fields: dict[str, Any] = {}
