@@ -135,3 +135,15 @@ def test_describe_metadata_quorum(observe: Any, broker: Any) -> None:
         return
     assert observed["error"] == "NONE" and observed["exception"] is None, observed
     assert observed["leader_is_voter"] is True and observed["high_watermark"] > 0, observed
+
+
+def test_update_features(observe: Any) -> None:
+    """Nothing can change (the feature exists nowhere); what the controller answers is the observation."""
+    deleted = observe("update_features")
+    if _absent(observe, deleted) or _refused(observe, deleted):
+        return
+    assert deleted["exception"] is None and deleted["error"] == "NONE", deleted  # KRaft: deleting nothing is fine
+    for upgrade_type in ("SAFE_DOWNGRADE", "UPGRADE"):
+        raised = observe("update_features", level=1, upgrade_type=upgrade_type)
+        assert raised["error"] == "INVALID_UPDATE_VERSION", raised
+        assert "does not support this feature" in raised["error_message"], raised
