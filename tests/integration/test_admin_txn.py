@@ -147,3 +147,13 @@ def test_update_features(observe: Any) -> None:
         raised = observe("update_features", level=1, upgrade_type=upgrade_type)
         assert raised["error"] == "INVALID_UPDATE_VERSION", raised
         assert "does not support this feature" in raised["error_message"], raised
+
+
+def test_abort_transaction(observe: Any) -> None:
+    """WriteTxnMarkers is 0.11's: even the old broker takes the abort (its coordinator epoch from Metadata)."""
+    observed = observe("abort_transaction")
+    if _absent(observe, observed):
+        assert observed["aborted"] is False, observed  # nothing was sent: the transaction stays open
+        return
+    assert observed["error"] == "NONE" and observed["exception"] is None, observed
+    assert observed["aborted"] is True, observed

@@ -28,7 +28,7 @@ from kio.static.primitive import Records, TZAwareMicros, i8, i16, i32, i64, i32T
 from ...clients import error_name
 from ...clients.routing import coordinator, leader
 from ...clients.wire import WireClient
-from ...protocol import build_request, pick_version, request_fields
+from ...protocol import METADATA, build_request, metadata_request, pick_version, request_fields
 from ...waiting import attempts
 from ..probe import ProbeFailed
 
@@ -37,7 +37,9 @@ SETTLE = 30.0
 partition without a leader yet)."""
 TRANSACTION_TIMEOUT = datetime.timedelta(seconds=120)
 """How long the broker keeps an open transaction: it aborts one whose abort at the end was lost, in bounds."""
-PRODUCE, INIT_PRODUCER_ID, ADD_PARTITIONS_TO_TXN, END_TXN = 0, 22, 24, 26
+PRODUCE, LIST_OFFSETS, INIT_PRODUCER_ID, ADD_PARTITIONS_TO_TXN, END_TXN = 0, 2, 22, 24, 26
+TRANSACTION_LOG = "__transaction_state"
+LATEST, READ_UNCOMMITTED, READ_COMMITTED = -1, 0, 1
 _ADD_PARTITIONS_CLIENT_MAX = 3
 """AddPartitionsToTxn v4+ is the brokers' own batched form (KIP-890): clients send v3 or older."""
 _RETRIABLE = frozenset({"LEADER_NOT_AVAILABLE", "NOT_LEADER_OR_FOLLOWER", "UNKNOWN_TOPIC_OR_PARTITION",
@@ -209,4 +211,51 @@ def end_transaction(admin: WireClient, producer: Producer, *, commit: bool) -> s
     return error
 
 
-__all__ = ["Producer", "end_transaction", "idempotent_producer", "open_transaction"]
+def coordinator_epoch(admin: WireClient, transactional_id: str) -> int:
+    """The coordinator epoch of a transactional id (what abortTransaction's spec asks for): the leader epoch of
+    its ``__transaction_state`` partition (abs(hashCode) mod the partitions, as the coordinator places it), read
+    from Metadata (v7+, 2.1 on); an older broker's is taken as 0, the epoch of a never-moved partition."""
+    conn, offered = admin.connection()
+    response = conn.send(metadata_request(max(1, pick_version(METADATA, offered)), None))
+    log = next((t for t in response.topics if str(t.name) == TRANSACTION_LOG), None)
+    if log is None or not log.partitions:
+        raise ProbeFailed(f"set-up: Metadata shows no {TRANSACTION_LOG} after a transaction began")
+    index = (java_hash(transactional_id) & 0x7FFFFFFF) % len(log.partitions)
+    partition = next(p for p in log.partitions if int(p.partition_index) == index)
+    return max(0, int(getattr(partition, "leader_epoch", 0)))
+
+
+def java_hash(text: str) -> int:
+    """Java's ``String.hashCode`` (UTF-16 code units, 32-bit wrap-around), signed."""
+    value = 0
+    for unit in text.encode("utf-16-be").hex(" ", 2).split():
+        value = (31 * value + int(unit, 16)) & 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+def offsets(admin: WireClient, topic: str, partition: int) -> tuple[int, int]:
+    """(last stable offset, high watermark) of a partition, by ListOffsets at READ_COMMITTED and
+    READ_UNCOMMITTED: an open transaction holds the first at its start, an aborted or committed one does not."""
+    address = _leader(admin, topic, partition)
+
+    def latest(isolation: int) -> int:
+        def build(version: int) -> Any:
+            empty = {"replica_id": -1, "isolation_level": isolation, "topics": ()}
+            module = sys.modules[type(build_request(LIST_OFFSETS, version, **empty)).__module__]
+            wanted = module.ListOffsetsTopic(name=topic, partitions=(
+                module.ListOffsetsPartition(partition_index=partition, timestamp=LATEST),))
+            return build_request(LIST_OFFSETS, version, **{**empty, "topics": (wanted,)})
+
+        def step() -> tuple[str, Any]:
+            response = _send(admin, address, LIST_OFFSETS, build)
+            found = [p for t in response.topics for p in t.partitions]
+            return (error_name(int(found[0].error_code)), int(found[0].offset)) if found else ("NO_ANSWER", None)
+
+        offset: int = _retry(f"ListOffsets of {topic}-{partition}", step)
+        return offset
+
+    return latest(READ_COMMITTED), latest(READ_UNCOMMITTED)
+
+
+__all__ = ["Producer", "coordinator_epoch", "end_transaction", "idempotent_producer", "java_hash", "offsets",
+           "open_transaction"]
