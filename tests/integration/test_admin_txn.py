@@ -157,3 +157,11 @@ def test_abort_transaction(observe: Any) -> None:
         return
     assert observed["error"] == "NONE" and observed["exception"] is None, observed
     assert observed["aborted"] is True, observed
+
+
+def test_list_client_metrics_resources(observe: Any) -> None:
+    observed = observe("list_client_metrics_resources")
+    if _absent(observe, observed) or _refused(observe, observed):
+        return
+    assert observed["error"] == "NONE" and observed["exception"] is None, observed
+    assert observed["listed"] is True, observed
