@@ -16,7 +16,8 @@ FIELDS = ("state", "producer_id", "producer_epoch", "timeout_ms", "start_time_ms
 
 def transaction_fields(state: Any) -> dict[str, Any]:
     """One transaction's state under the neutral names (the same the Java sidecar writes; no start time, -1, is
-    null as in its OptionalLong)."""
+    null as in its OptionalLong).  kio reads the start time to the second: the wire client's ``start_time_ms``
+    ends in 000 where kafka-clients' has the milliseconds."""
     started = plain(state.transaction_start_time)
     started_ms = int(started.timestamp() * 1000) if hasattr(started, "timestamp") else started
     return {"state": str(state.transaction_state), "producer_id": int(state.producer_id),
