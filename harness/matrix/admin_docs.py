@@ -24,7 +24,7 @@ import html
 import json
 import re
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from ..config import HarnessConfig
 from ..errors import ArtifactError, ConfigError
 from ..locking import exclusive
 from ..versions import KafkaVersion
-from .claims import BOUND_QUOTE, Claim
+from .claims import BOUND_QUOTE, Claim, KipClaims
 
 FORMAT = 1
 """Bumped when what is extracted changes: a cached extraction of another format is extracted again."""
@@ -57,7 +57,7 @@ _WHEN_USING = re.compile(r"^When using (?P<what>[\w\s]+?),")
 _ELECTION = re.compile(rf"{_VERSION} or later if (?P<first>\w+) election is use;\s*otherwise the brokers? "
                        rf"m[ou]st be {_VERSION} or higher")
 _ABOUT_BROKERS = re.compile(r"supported (?:by|on) (?:the )?brokers?|brokers? m[ou]st be|supported from version")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\*?\s+(?=[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -154,6 +154,18 @@ def read_statements(sentence: str, line: int) -> tuple[list[Statement], bool]:
     return [Statement(_option_name(when["what"]) if when else METHOD, sentence, higher.group(1), line)], True
 
 
+def _line_in(lines: list[str], sentence: str) -> int:
+    """The index of the comment line where ``sentence`` starts: the first holding its first five words (or as
+    many as fit on one line)."""
+    words = sentence.split()
+    for count in range(min(5, len(words)), 0, -1):
+        head = " ".join(words[:count])
+        found = next((i for i, raw in enumerate(lines) if head in " ".join(raw.split())), None)
+        if found is not None:
+            return found
+    return 0
+
+
 def parse_admin(text: str, source: str) -> dict[str, MethodDoc]:
     """Every public method of the interface (or abstract class) with its javadoc's broker statements, overloads
     merged: the first sentence for a selector wins, in source order (the overloads say the same)."""
@@ -175,9 +187,9 @@ def parse_admin(text: str, source: str) -> dict[str, MethodDoc]:
         params = re.sub(r"\s+", " ", declaration["params"].strip())
         entry["signatures"].append(f"{name}({params})")
         first_line = text.count("\n", 0, comment.start()) + 1
+        raw_lines = comment.group(0).splitlines()
         for sentence in sentences(comment["body"]):
-            at = first_line + next((i for i, raw in enumerate(comment.group(0).splitlines())
-                                    if sentence.split()[0] in raw), 0)
+            at = first_line + _line_in(raw_lines, sentence)
             statements, about_brokers = read_statements(sentence, at)
             for statement in statements:
                 entry["statements"].setdefault(statement.selector, statement)
@@ -264,7 +276,7 @@ def docs_or_older(release: str, config: HarnessConfig) -> tuple[AdminDocs, str |
                 docs = admin_docs(str(older), config)
             except ArtifactError:
                 continue
-            return docs, (f"kafka-clients {release}'s sources jar did not resolve ({exc.args[0]}); "
+            return docs, (f"kafka-clients {release}'s sources jar did not resolve (Maven's log: {exc.log}); "
                           f"documented by {older}'s javadoc")
         raise
 
@@ -279,7 +291,7 @@ def bind(claim: Claim, client_kind: str, client_release: str | None, config: Har
     docs, note = docs_or_older(release, config)
     method = docs.methods.get(claim.method)
     statement = method.statement(claim.statement) if method is not None else None
-    bound: dict[str, Any] = {"release": docs.release, "source": docs.source, "note": note,
+    bound: dict[str, Any] = {"release": docs.release, "source": docs.source, "note": note, "method": claim.method,
                              "has_method": method is not None, "statement": claim.statement}
     since: KafkaVersion | None = None
     if statement is not None:
@@ -299,3 +311,46 @@ def bind(claim: Claim, client_kind: str, client_release: str | None, config: Har
                        for d in (*claim.expect, *claim.fallback))
     expect, fallback = documented[:len(claim.expect)], documented[len(claim.expect):]
     return replace(claim, expect=expect, fallback=fallback, brokers_since=since, bound=bound)
+
+
+def coverage(document: KipClaims, releases: Sequence[str], config: HarnessConfig) -> list[dict[str, Any]]:
+    """Every public method of each release's Admin interface: a row per broker statement (and per method
+    without one) with the claims resting on it, or why none can (coverage.json, ``kcompat clients
+    admin-docs``).  A release whose sources can't be read is one row saying so, never a traceback."""
+    by_method: dict[tuple[str, str], list[str]] = {}
+    apis: dict[str, str] = {}
+    for claim in document.claims:
+        if claim.method is not None:
+            by_method.setdefault((claim.method, claim.statement), []).append(claim.id)
+            apis.setdefault(claim.method, claim.api)
+    reasons = {s.statement: s.reason for s in document.not_testable}
+    rows: list[dict[str, Any]] = []
+    for release in releases:
+        try:
+            docs, note = docs_or_older(release, config)
+        except (ArtifactError, ConfigError) as exc:
+            rows.append(_row(document.kip, release, "*", f"kafka-clients {release}", [], str(exc)))
+            continue
+        for method in docs.methods.values():
+            documented = [*method.statements]
+            if method.statement(METHOD) is None:  # the method's own side is its API's schema, if it has one
+                line = docs.schemas.get(apis.get(method.name, ""))
+                statement = line or f"(no broker sentence in kafka-clients {docs.release}'s javadoc)"
+                documented.insert(0, Statement(METHOD, statement, "", method.line))
+            for found in documented:
+                claims = by_method.get((method.name, found.selector), [])
+                reason = None if claims else (reasons.get(method.name) or "no claim judges it yet")
+                rows.append(_row(document.kip, release, method.name, found.sentence, claims, reason,
+                                 selector=found.selector, minimum=found.minimum or None, note=note,
+                                 source=docs.source, line=found.line))
+            rows.extend(_row(document.kip, release, method.name, sentence, [],
+                             "the extractor reads no broker release in this sentence", source=docs.source)
+                        for sentence in method.unparsed)
+    return rows
+
+
+def _row(kip: str, release: str, method: str, statement: str, claims: list[str], reason: str | None,
+         **extra: Any) -> dict[str, Any]:
+    return {"kip": kip, "section": f"Admin.{method} (kafka-clients {release})", "statement": statement,
+            "claims": claims, "testable": bool(claims), "reason": reason, "release": release, "method": method,
+            **extra}

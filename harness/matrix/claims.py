@@ -230,6 +230,8 @@ class ClaimBook:
         """Every statement of every KIP: the claims resting on it, or why none can (coverage.json)."""
         rows: list[dict[str, Any]] = []
         for kip in self.kips.values():
+            if kip.is_javadoc:
+                continue  # its statements are each release's: admin_docs.coverage lists them per release
             by_quote: dict[str, dict[str, Any]] = {}
             for claim in kip.claims:
                 for quote in claim.quotes:
@@ -557,6 +559,13 @@ def load_claims_file(path: Path) -> KipClaims:
         seen.add(claim.id)
     statements = []
     for raw in data.get("not_testable", []):
+        if javadoc:  # a method no claim can judge, and why (the coverage list shows it for every release)
+            if (not isinstance(raw, dict) or set(raw) != {"method", "reason"}
+                    or not all(isinstance(value, str) for value in raw.values())):
+                raise _fail(where(None, "not_testable"), "[[not_testable]] of a javadoc document has method and "
+                                                         "reason (strings)")
+            statements.append(Statement(kip, f"Admin.{raw['method']}", raw["method"], raw["reason"]))
+            continue
         if (not isinstance(raw, dict) or set(raw) != {"section", "statement", "reason"}
                 or not all(isinstance(value, str) for value in raw.values())):
             raise _fail(where(None, "not_testable"), "[[not_testable]] has section, statement and reason (strings)")
