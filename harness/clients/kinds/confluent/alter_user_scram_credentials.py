@@ -5,7 +5,7 @@ from __future__ import annotations
 from ....operations.alter_user_scram_credentials import ALTER_USER_SCRAM_CREDENTIALS, AlterUserScramCredentialsArgs
 from ...base import AdminResult
 from ...confluent import ConfluentClient, _outcome
-from .describe_acls import admin_module
+from ._shared import lacks, library
 
 LOGGED_AS = "AlterUserScramCredentialsRequest"
 """librdkafka names this API ``AlterUserScramCredentialsRequest``: its log line reads
@@ -16,13 +16,10 @@ under."""
 @ALTER_USER_SCRAM_CREDENTIALS.implement(ConfluentClient)
 def alter_user_scram_credentials(client: ConfluentClient, args: AlterUserScramCredentialsArgs,
                                  version: int | None) -> AdminResult:
-    if not hasattr(client._admin, "alter_user_scram_credentials"):
-        return AdminResult("alter_user_scram_credentials", client.kind, client.version, None,
-                           exception="NotImplementedError",
-                           exception_message=f"confluent-kafka {client.version} has no "
-                                             "AdminClient.alter_user_scram_credentials",
-                           librdkafka_version=client.librdkafka_version)
-    ck = admin_module(client)
+    missing = lacks(client, "alter_user_scram_credentials", "alter_user_scram_credentials")
+    if missing is not None:
+        return missing
+    ck = library().admin
     alterations = [ck.UserScramCredentialUpsertion(
         u.user, ck.ScramCredentialInfo(getattr(ck.ScramMechanism, u.mechanism), u.iterations), u.password.encode())
         for u in args.upsertions]

@@ -13,7 +13,7 @@ from .describe_acls import binding_filter, labels
 
 @DELETE_ACLS.implement(ConfluentClient)
 def delete_acls(client: ConfluentClient, args: DeleteAclsArgs, version: int | None) -> AdminResult:
-    filters = {binding_filter(client, f): f.label for f in args.filters}
+    filters = {binding_filter(f): f.label for f in args.filters}
 
     def describe(acl_filter: Any, future: Future[Any]) -> ResourceOutcome:
         label = filters[acl_filter]

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import sys
 from concurrent.futures import Future
 from typing import Any
 
 from ....operations.describe_acls import DESCRIBE_ACLS, AclFilter, DescribeAclsArgs, binding_label
 from ...base import AdminResult, ResourceOutcome
 from ...confluent import CALL_TIMEOUT, ConfluentClient, _outcome
+from ._shared import library
 
 
-def admin_module(client: ConfluentClient) -> Any:
-    """confluent_kafka.admin, reached through the client's own AdminClient: the adapter stays the one module that
-    imports confluent_kafka."""
-    return sys.modules[type(client._admin).__module__]
-
-
-def binding_filter(client: ConfluentClient, acl: AclFilter) -> Any:
-    ck = admin_module(client)
+def binding_filter(acl: AclFilter) -> Any:
+    ck = library().admin
     return ck.AclBindingFilter(getattr(ck.ResourceType, acl.resource_type.upper()), acl.resource_name,
                                getattr(ck.ResourcePatternType, acl.pattern), acl.principal, acl.host,
                                getattr(ck.AclOperation, acl.operation), getattr(ck.AclPermissionType, acl.permission))
@@ -40,5 +34,5 @@ def describe_acls(client: ConfluentClient, args: DescribeAclsArgs, version: int 
     def call(acl_filter: Any, **options: Any) -> dict[str, Future[Any]]:
         return {args.filter.label: client._admin.describe_acls(acl_filter, **options)}
 
-    return client._call("describe_acls", "DescribeAcls", call, binding_filter(client, args.filter),
+    return client._call("describe_acls", "DescribeAcls", call, binding_filter(args.filter),
                         {"request_timeout": 30}, describe)

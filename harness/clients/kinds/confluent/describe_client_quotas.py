@@ -7,19 +7,19 @@ from ....errors import HarnessError
 from ....operations.describe_client_quotas import DESCRIBE_CLIENT_QUOTAS, DescribeClientQuotasArgs
 from ...base import AdminResult
 from ...confluent import ConfluentClient
+from ._shared import lacks
 
 
 def lacking(client: ConfluentClient, operation: str, method: str) -> AdminResult:
-    """The record of a call this confluent-kafka release has no AdminClient method for.
+    """The record of a call no confluent-kafka release on the axis has a method for (``_shared.lacks``).
 
     A release that has grown the method is our gap, not the client's: a HarnessError (``infra_error``) that
     asks for its mapping, never a NotImplementedError the client did not raise."""
-    if hasattr(client._admin, method):
+    missing = lacks(client, operation, method)
+    if missing is None:
         raise HarnessError(f"confluent-kafka {client.version} has AdminClient.{method}, which kcompat does not "
                            f"call yet (harness/clients/kinds/confluent/{operation}.py)")
-    return AdminResult(operation, client.kind, client.version, None, exception="NotImplementedError",
-                       exception_message=f"confluent-kafka {client.version} has no AdminClient.{method}",
-                       librdkafka_version=client.librdkafka_version)
+    return missing
 
 
 @DESCRIBE_CLIENT_QUOTAS.implement(ConfluentClient)

@@ -11,6 +11,7 @@ from ....operations.describe_user_scram_credentials import (
 )
 from ...base import AdminResult, ResourceOutcome
 from ...confluent import CALL_TIMEOUT, ConfluentClient, _outcome
+from ._shared import lacks
 
 LOGGED_AS = "DescribeUserScramCredentialsRequest"
 """librdkafka names this API ``DescribeUserScramCredentialsRequest``: its log line reads
@@ -21,12 +22,9 @@ under."""
 @DESCRIBE_USER_SCRAM_CREDENTIALS.implement(ConfluentClient)
 def describe_user_scram_credentials(client: ConfluentClient, args: DescribeUserScramCredentialsArgs,
                                     version: int | None) -> AdminResult:
-    if not hasattr(client._admin, "describe_user_scram_credentials"):
-        return AdminResult("describe_user_scram_credentials", client.kind, client.version, None,
-                           exception="NotImplementedError",
-                           exception_message=f"confluent-kafka {client.version} has no "
-                                             "AdminClient.describe_user_scram_credentials",
-                           librdkafka_version=client.librdkafka_version)
+    missing = lacks(client, "describe_user_scram_credentials", "describe_user_scram_credentials")
+    if missing is not None:
+        return missing
 
     def describe(user: str, future: Future[Any]) -> ResourceOutcome:
         outcome = _outcome(user, future)
