@@ -172,6 +172,9 @@ class ClientLimits:
     measured_at: str | None = None
     """UTC date of a measurement; None for limits the client states itself (kio, kafka-clients)."""
     how: str = ""
+    operations: tuple[str, ...] = ()
+    """The admin operations a measurement made (``kcompat.harness.operations``): one made before an operation
+    existed knows nothing of its API, and is measured again."""
 
     @property
     def ref(self) -> str:
@@ -179,7 +182,8 @@ class ClientLimits:
 
     def as_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "release": self.release, "newest": dict(sorted(self.newest.items())),
-                "oldest": dict(sorted(self.oldest.items())), "measured_at": self.measured_at, "how": self.how}
+                "oldest": dict(sorted(self.oldest.items())), "measured_at": self.measured_at, "how": self.how,
+                "operations": sorted(self.operations)}
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> ClientLimits:
@@ -195,8 +199,11 @@ class ClientLimits:
             if not isinstance(versions, dict) or not all(
                     isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 32768 for v in versions.values()):
                 raise ConfigError(f"{where}: {key} maps API names to request versions (0 to 32767)")
+        operations = data.get("operations", [])
+        if not isinstance(operations, list) or not all(isinstance(o, str) for o in operations):
+            raise ConfigError(f"{where}: operations is a list of operation names")
         return cls(str(text["kind"]), str(text["release"]), maps["newest"], maps["oldest"],
-                   data.get("measured_at"), str(text["how"]))
+                   data.get("measured_at"), str(text["how"]), tuple(operations))
 
 
 @dataclass(frozen=True)

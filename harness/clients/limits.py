@@ -92,7 +92,8 @@ def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
     client = f"{ref.kind} {version}" + (f" (librdkafka {under})" if under else "")
     how = (f"stub broker advertising kio's versions{_open_note(capped, beyond)}; {client} made "
            "every admin call of kcompat.harness.clients.limits.exercise; the newest version each request header carried")
-    return ClientLimits(ref.kind, version, newest, {}, datetime.datetime.now(datetime.UTC).date().isoformat(), how)
+    return ClientLimits(ref.kind, version, newest, {}, datetime.datetime.now(datetime.UTC).date().isoformat(), how,
+                        tuple(sorted(operations())))
 
 
 def _open_note(capped: set[int], beyond: Mapping[str, int]) -> str:
@@ -193,9 +194,19 @@ def python_for(ref: ClientRef, config: HarnessConfig, log: Path) -> str:
 
 
 def measured(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
-    """The cache's measurement, else the checked-in one, else measured now in this Python (which has it);
-    the limits source of a kind whose client can't be asked (``ClientKind.measured``)."""
-    return cached(ref, config) or checked_in().get(str(ref)) or measure(ref, config, sys.executable)
+    """The cache's measurement, else the checked-in one, else measured now in this Python (which has it),
+    each only if it made every operation there is (``current``); the limits source of a kind whose client
+    can't be asked (``ClientKind.measured``)."""
+    for known in (cached(ref, config), checked_in().get(str(ref))):
+        if known is not None and current(known):
+            return known
+    return measure(ref, config, sys.executable)
+
+
+def current(limits: ClientLimits) -> bool:
+    """Whether a measurement made every operation there is now: one older than an operation never sent its
+    API, and would make the client look short of it."""
+    return set(operations()) <= set(limits.operations)
 
 
 _KNOWN: dict[tuple[str, str], ClientLimits] = {}
