@@ -1,0 +1,46 @@
+"""ElectLeaders through confluent-kafka's AdminClient.elect_leaders (of the axis, 2.8.2 and later have it).
+
+confluent-kafka answers with one future for the whole election; it is split into one future per
+partition here so each partition's error is its own result, as with the other clients.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from typing import Any
+
+from ....operations.elect_leaders import ELECT_LEADERS, ElectLeadersArgs, TopicPartition
+from ...base import AdminResult
+from ...confluent import ConfluentClient, _outcome, confluent_kafka
+
+
+@ELECT_LEADERS.implement(ConfluentClient)
+def elect_leaders(client: ConfluentClient, args: ElectLeadersArgs, version: int | None) -> AdminResult:
+    if not hasattr(client._admin, "elect_leaders"):
+        return AdminResult("elect_leaders", client.kind, client.version, None, exception="NotImplementedError",
+                           exception_message=f"confluent-kafka {client.version} has no AdminClient.elect_leaders",
+                           librdkafka_version=client.librdkafka_version)
+    election = getattr(confluent_kafka.ElectionType, args.election_type.upper())
+
+    def elect(partitions: list[Any], **options: Any) -> dict[str, Future[Any]]:
+        whole = client._admin.elect_leaders(election, partitions, **options)
+        futures: dict[str, Future[Any]] = {TopicPartition(p.topic, p.partition).label: Future() for p in partitions}
+        whole.add_done_callback(lambda done: _split(done, futures))
+        return futures
+
+    return client._call("elect_leaders", "ElectLeaders", elect,
+                        [confluent_kafka.TopicPartition(p.topic, p.partition) for p in args.partitions],
+                        {"request_timeout": 30}, _outcome)
+
+
+def _split(whole: Future[Any], futures: dict[str, Future[Any]]) -> None:
+    """Each partition's answer (None or its KafkaException) onto its own future; a call-level error onto all."""
+    error = whole.exception()
+    answers = {} if error is not None else {TopicPartition(tp.topic, tp.partition).label: value
+                                            for tp, value in whole.result().items()}
+    for label, future in futures.items():
+        answer = error if error is not None else answers.get(label)
+        if isinstance(answer, BaseException):
+            future.set_exception(answer)
+        else:
+            future.set_result(answer)
