@@ -11,7 +11,8 @@ from typing import Any
 
 from ....operations.elect_leaders import ELECT_LEADERS, ElectLeadersArgs, TopicPartition
 from ...base import AdminResult
-from ...confluent import ConfluentClient, _outcome, confluent_kafka
+from ...confluent import ConfluentClient, _outcome
+from ...confluent import confluent_kafka as ck  # type: ignore[attr-defined]  # imported there alone
 
 
 @ELECT_LEADERS.implement(ConfluentClient)
@@ -20,7 +21,7 @@ def elect_leaders(client: ConfluentClient, args: ElectLeadersArgs, version: int 
         return AdminResult("elect_leaders", client.kind, client.version, None, exception="NotImplementedError",
                            exception_message=f"confluent-kafka {client.version} has no AdminClient.elect_leaders",
                            librdkafka_version=client.librdkafka_version)
-    election = getattr(confluent_kafka.ElectionType, args.election_type.upper())
+    election = getattr(ck.ElectionType, args.election_type.upper())
 
     def elect(partitions: list[Any], **options: Any) -> dict[str, Future[Any]]:
         whole = client._admin.elect_leaders(election, partitions, **options)
@@ -29,7 +30,7 @@ def elect_leaders(client: ConfluentClient, args: ElectLeadersArgs, version: int 
         return futures
 
     return client._call("elect_leaders", "ElectLeaders", elect,
-                        [confluent_kafka.TopicPartition(p.topic, p.partition) for p in args.partitions],
+                        [ck.TopicPartition(p.topic, p.partition) for p in args.partitions],
                         {"request_timeout": 30}, _outcome)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ....operations.alter_replica_log_dirs import ALTER_REPLICA_LOG_DIRS, AlterReplicaLogDirsArgs, ReplicaMove
@@ -26,13 +27,16 @@ def alter_replica_log_dirs(client: WireClient, args: AlterReplicaLogDirsArgs, ve
             outcomes += [ResourceOutcome.of(m.replica.label, BROKER_NOT_AVAILABLE, f"no broker {broker} in Metadata")
                          for m in mine]
             continue
-        sent, response, _ = client._send("alter_replica_log_dirs", API_KEY, version,
-                                         lambda v, options, moves=mine: _request(v, moves), {},
+        sent, response, _ = client._send("alter_replica_log_dirs", API_KEY, version, _builder(mine), {},
                                          broker=addresses[broker])
         outcomes += [ResourceOutcome.of(Replica(str(t.topic_name), int(p.partition_index), broker).label,
                                         int(p.error_code))
                      for t in response.results for p in t.partitions]
     return AdminResult("alter_replica_log_dirs", client.kind, client.version, sent, tuple(outcomes))
+
+
+def _builder(moves: list[ReplicaMove]) -> Callable[[int, dict[str, bool]], Any]:
+    return lambda version, options: _request(version, moves)
 
 
 def _request(version: int, moves: list[ReplicaMove]) -> Any:
