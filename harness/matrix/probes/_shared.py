@@ -14,6 +14,7 @@ from ...protocol import METADATA, client_versions, metadata_request, pick_versio
 from ...waiting import attempts
 from ..probe import ProbeContext, ProbeFailed
 
+DESCRIBE_LOG_DIRS_KEY = 35
 SETTLE = 30.0
 """Seconds a probe waits (bounded) for the cluster to show what a call changed."""
 COMMON = frozenset({"error", "error_message", "exception", "unsupported_options"})
@@ -63,8 +64,10 @@ def metadata(ctx: ProbeContext, version: int | None = None, *, controller: bool 
 
 
 def partition(ctx: ProbeContext, name: str) -> Any | None:
-    """Partition 0 of topic ``name`` in the controller's Metadata, or None while it has none."""
-    response, _ = metadata(ctx, controller=True)
+    """Partition 0 of topic ``name`` in the first broker's Metadata, or None while it has none: always the same
+    broker, so a partition seen once is not lost again (KRaft's Metadata names a random broker as controller,
+    and each broker applies metadata in its own time)."""
+    response, _ = metadata(ctx)
     for topic in response.topics:
         if str(topic.name) == name and int(topic.error_code) == 0:
             return next((p for p in topic.partitions if int(p.partition_index) == 0), None)
@@ -93,6 +96,27 @@ def create(ctx: ProbeContext, name: str, replicas: Sequence[int] | None = None) 
         if found is not None and int(found.leader_id) >= 0 and (replicas is None or replicas_of(found) == list(replicas)):
             return found
     raise ProbeFailed(f"set-up: {name} did not show a led partition 0 in Metadata within {SETTLE:.0f}s")
+
+
+def await_log(ctx: ProbeContext, broker: int, name: str) -> str | None:
+    """Set-up: the log dir of ``broker`` holding partition 0 of ``name`` (its current log), awaited (bounded): a
+    KRaft broker creates the log after Metadata shows the partition.  None where the broker has no
+    DescribeLogDirs to ask."""
+    if DESCRIBE_LOG_DIRS_KEY not in {r.api_key for r in ctx.cluster.api_versions}:
+        return None
+    for _ in attempts(SETTLE, interval=0.1):
+        if (found := dir_holding(ctx, broker, name)) is not None:
+            return found
+    raise ProbeFailed(f"set-up: no log dir of broker {broker} held {name}-0 within {SETTLE:.0f}s")
+
+
+def dir_holding(ctx: ProbeContext, broker: int, name: str) -> str | None:
+    """The log dir of ``broker`` that holds partition 0 of ``name`` as its current (not future) log, if one does."""
+    for outcome in log_dirs_of(ctx, broker):
+        if any(r["topic"] == name and r["partition"] == 0 and not r["is_future"]
+               for r in outcome.fields.get("replicas") or ()):
+            return outcome.resource.split(":", 1)[1]
+    return None
 
 
 def log_dirs_of(ctx: ProbeContext, broker: int) -> list[ResourceOutcome]:

@@ -9,15 +9,7 @@ from ...operations.describe_replica_log_dirs import Replica
 from ...waiting import attempts
 from ..probe import ProbeContext, ProbeFailed
 from . import ProbeSpec, probe
-from ._shared import COMMON, SETTLE, call_keys, create, log_dirs_of
-
-
-def _dir_holding(ctx: ProbeContext, broker: int, name: str) -> str | None:
-    """The log dir of ``broker`` that holds the partition as its current (not future) log."""
-    for outcome in log_dirs_of(ctx, broker):
-        if any(r["topic"] == name and not r["is_future"] for r in outcome.fields.get("replicas") or ()):
-            return outcome.resource.split(":", 1)[1]
-    return None
+from ._shared import COMMON, SETTLE, await_log, call_keys, create, dir_holding, log_dirs_of
 
 
 @probe(ProbeSpec("alter_replica_log_dirs", COMMON | {"moved", "log_dirs"}, {},
@@ -27,8 +19,8 @@ def _dir_holding(ctx: ProbeContext, broker: int, name: str) -> str | None:
 def alter_replica_log_dirs(ctx: ProbeContext) -> dict[str, Any]:
     name = ctx.topic("kc-movedir")
     broker = int(create(ctx, name).leader_id)
+    current = await_log(ctx, broker, name)
     dirs = [o.resource.split(":", 1)[1] for o in log_dirs_of(ctx, broker)]
-    current = _dir_holding(ctx, broker, name)
     others = [d for d in dirs if d != current]
     if current is None or not others:
         raise ProbeFailed(f"set-up: broker {broker} reports log dirs {dirs}, {name} in {current}: the move needs a "
@@ -41,7 +33,7 @@ def alter_replica_log_dirs(ctx: ProbeContext) -> dict[str, Any]:
     moved = False
     if outcome is not None and outcome.error_code == 0 and not result.exception:
         for _ in attempts(SETTLE, interval=0.2):
-            if moved := _dir_holding(ctx, broker, name) == others[0]:
+            if moved := dir_holding(ctx, broker, name) == others[0]:
                 break
     observed["moved"] = moved
     return observed

@@ -7,7 +7,7 @@ from typing import Any
 from ...operations.describe_log_dirs import DESCRIBE_LOG_DIRS, DescribeLogDirsArgs
 from ..probe import ProbeContext
 from . import ProbeSpec, probe
-from ._shared import COMMON, call_keys, create
+from ._shared import COMMON, await_log, call_keys, create
 
 VOLUME = ("total_bytes", "usable_bytes")
 
@@ -21,6 +21,7 @@ VOLUME = ("total_bytes", "usable_bytes")
 def describe_log_dirs(ctx: ProbeContext) -> dict[str, Any]:
     name = ctx.topic("kc-logdirs")
     broker = int(create(ctx, name).leader_id)
+    await_log(ctx, broker, name)
     result = ctx.call(DESCRIBE_LOG_DIRS, DescribeLogDirsArgs([broker]))
     holding = [(outcome, replica) for outcome in result.resources
                for replica in outcome.fields.get("replicas") or ()

@@ -8,7 +8,7 @@ from typing import Any
 from ...operations.describe_replica_log_dirs import DESCRIBE_REPLICA_LOG_DIRS, DescribeReplicaLogDirsArgs, Replica
 from ..probe import ProbeContext
 from . import ProbeSpec, probe
-from ._shared import COMMON, call_keys, create, log_dirs_of
+from ._shared import COMMON, await_log, call_keys, create
 
 
 @probe(ProbeSpec("describe_replica_log_dirs",
@@ -20,6 +20,7 @@ from ._shared import COMMON, call_keys, create, log_dirs_of
 def describe_replica_log_dirs(ctx: ProbeContext) -> dict[str, Any]:
     name = ctx.topic("kc-replicadir")
     broker = int(create(ctx, name).leader_id)
+    listing = await_log(ctx, broker, name)
     result = ctx.call(DESCRIBE_REPLICA_LOG_DIRS, DescribeReplicaLogDirsArgs([Replica(name, 0, broker)]))
     outcome = result.resources[0] if result.resources else None
     observed = call_keys(result, outcome)
@@ -28,8 +29,6 @@ def describe_replica_log_dirs(ctx: ProbeContext) -> dict[str, Any]:
     current = outcome.fields.get("current_log_dir")
     observed.update(current_log_dir=current, future_log_dir=outcome.fields.get("future_log_dir"),
                     current_offset_lag=outcome.fields.get("current_offset_lag"))
-    if current is not None:
-        listing = [o.resource.split(":", 1)[1] for o in log_dirs_of(ctx, broker)
-                   if any(r["topic"] == name and not r["is_future"] for r in o.fields.get("replicas") or ())]
-        observed["in_listed_dir"] = current in listing
+    if current is not None and listing is not None:
+        observed["in_listed_dir"] = current == listing
     return observed

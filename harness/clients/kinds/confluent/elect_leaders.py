@@ -31,16 +31,18 @@ def elect_leaders(client: ConfluentClient, args: ElectLeadersArgs, version: int 
 
     return client._call("elect_leaders", "ElectLeaders", elect,
                         [ck.TopicPartition(p.topic, p.partition) for p in args.partitions],
-                        {"request_timeout": 30}, _outcome)
+                        {}, _outcome)  # any keyword fails in 2.16.1's C binding (SystemError): defaults only
 
 
 def _split(whole: Future[Any], futures: dict[str, Future[Any]]) -> None:
-    """Each partition's answer (None or its KafkaException) onto its own future; a call-level error onto all."""
+    """Each partition's answer (None or its KafkaError) onto its own future; a call-level error onto all."""
     error = whole.exception()
     answers = {} if error is not None else {TopicPartition(tp.topic, tp.partition).label: value
                                             for tp, value in whole.result().items()}
     for label, future in futures.items():
-        answer = error if error is not None else answers.get(label)
+        answer = error if error is not None else answers.get(label, LookupError(f"the answer has no {label}"))
+        if isinstance(answer, ck.KafkaError):  # each partition's answer is a KafkaError, not raised
+            answer = ck.KafkaException(answer)
         if isinstance(answer, BaseException):
             future.set_exception(answer)
         else:
