@@ -29,7 +29,8 @@ def elect_leaders(client: ConfluentClient, args: ElectLeadersArgs, version: int 
         whole.add_done_callback(lambda done: _split(done, futures))
         return futures
 
-    return client._call("elect_leaders", "ElectLeaders", elect,
+    # librdkafka's protocol log names the request "ElectLeadersRequestRequest (v0, ...)": its API is read as that
+    return client._call("elect_leaders", "ElectLeadersRequest", elect,
                         [ck.TopicPartition(p.topic, p.partition) for p in args.partitions],
                         {}, _outcome)  # any keyword fails in 2.16.1's C binding (SystemError): defaults only
 
