@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...clients import AdminResult
 from ...operations import perform
 from ...operations.alter_partition_reassignments import (
     ALTER_PARTITION_REASSIGNMENTS,
@@ -11,6 +12,7 @@ from ...operations.alter_partition_reassignments import (
     Reassignment,
 )
 from ...operations.elect_leaders import ELECT_LEADERS, ElectLeadersArgs, TopicPartition
+from ...operations.elect_preferred_leaders import ELECT_PREFERRED_LEADERS, ElectPreferredLeadersArgs
 from ...waiting import attempts
 from ..probe import ProbeContext, ProbeFailed
 from . import ProbeSpec, probe
@@ -39,27 +41,26 @@ def _displace(ctx: ProbeContext, name: str, leader: int, follower: int) -> bool:
 
 
 @probe(ProbeSpec("elect_leaders", COMMON | {"displaced", "leader_is_preferred"},
-                 {"election_type": str, "target": str},
+                 {"election_type": str, "target": str, "method": str},
                  about="electLeaders (`election_type` preferred or unclean) of partition 0 of a new topic on "
                        "brokers 1 and 2 (a cluster of two nodes or more), its replicas first reordered by the super "
                        "user so the leader is not the preferred replica where the broker can reassign (`displaced`); "
                        "`leader_is_preferred` is whether the preferred replica leads it once the call returns "
-                       "(awaited, bounded); target `unknown`: a partition of a topic nobody created"))
+                       "(awaited, bounded); target `unknown`: a partition of a topic nobody created; method "
+                       "`electPreferredLeaders`: the call electLeaders replaced (a preferred election)"))
 def elect_leaders(ctx: ProbeContext) -> dict[str, Any]:
     name = ctx.topic("kc-elect")
     election = ctx.args.get("election_type", "preferred")
     if election not in ("preferred", "unclean"):
         raise ProbeFailed(f"election_type is preferred or unclean, not {election!r}")
     if ctx.args.get("target", "existing") == "unknown":
-        result = ctx.call(ELECT_LEADERS, ElectLeadersArgs(election, [TopicPartition(name, 0)]))
-        return call_keys(result, None)
+        return call_keys(_elect(ctx, election, TopicPartition(name, 0)), None)
     if len(ctx.cluster.brokers) < 2:
         raise ProbeFailed("elect_leaders needs a cluster of two nodes or more (cluster = { nodes = 3 })")
     first, second = (b.node_id for b in ctx.cluster.brokers[:2])
     create(ctx, name, [first, second])
     displaced = _displace(ctx, name, first, second)
-    result = ctx.call(ELECT_LEADERS, ElectLeadersArgs(election, [TopicPartition(name, 0)]))
-    observed = call_keys(result, None)
+    observed = call_keys(_elect(ctx, election, TopicPartition(name, 0)), None)
     observed["displaced"] = displaced
     preferred = False
     for _ in attempts(SETTLE if observed.get("error") == "NONE" else 0.0, interval=0.1):
@@ -68,3 +69,15 @@ def elect_leaders(ctx: ProbeContext) -> dict[str, Any]:
             break
     observed["leader_is_preferred"] = preferred
     return observed
+
+
+def _elect(ctx: ProbeContext, election: str, tp: TopicPartition) -> AdminResult:
+    """The observed call: electLeaders, or the electPreferredLeaders it replaced where the claim names it."""
+    method = ctx.args.get("method", "electLeaders")
+    if method == "electPreferredLeaders":
+        if election != "preferred":
+            raise ProbeFailed("electPreferredLeaders elects the preferred replica only (election_type = preferred)")
+        return ctx.call(ELECT_PREFERRED_LEADERS, ElectPreferredLeadersArgs([tp]))
+    if method != "electLeaders":
+        raise ProbeFailed(f"method is electLeaders or electPreferredLeaders, not {method!r}")
+    return ctx.call(ELECT_LEADERS, ElectLeadersArgs("unclean" if election == "unclean" else "preferred", [tp]))

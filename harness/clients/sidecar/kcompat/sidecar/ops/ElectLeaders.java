@@ -2,7 +2,6 @@ package kcompat.sidecar.ops;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -17,12 +16,11 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * electLeaders(ElectionType, Set) from 2.4 (KIP-460); before it, electPreferredLeaders(Collection) (2.2, 2.3,
- * removed in 3.0) for a preferred election; a release with neither, or an unclean election before 2.4, is
- * a NoSuchMethodException in the result.
+ * electLeaders(ElectionType, Set) (KIP-460, 2.4+), by reflection: an older release (which may have
+ * electPreferredLeaders, op elect_preferred_leaders) lacks it, a NoSuchMethodException in the result.
  */
 public final class ElectLeaders extends AdminOperation {
-    private static final int ELECT_LEADERS = 43; // ELECT_PREFERRED_LEADERS before 2.4, the same key
+    private static final int ELECT_LEADERS = 43;
 
     public ElectLeaders() {
         super(ELECT_LEADERS);
@@ -40,8 +38,8 @@ public final class ElectLeaders extends AdminOperation {
         try {
             electionType = Class.forName("org.apache.kafka.common.ElectionType");
         } catch (ClassNotFoundException e) {
-            preferredOnly(client, type, partitions, call);
-            return;
+            throw new NoSuchMethodException("kafka-clients " + Reflect.clientVersion()
+                + " has no electLeaders(ElectionType, Set): it arrived in 2.4 (KIP-460)");
         }
         @SuppressWarnings({"unchecked", "rawtypes"})
         Object election = Enum.valueOf((Class<Enum>) electionType, type);
@@ -61,22 +59,6 @@ public final class ElectLeaders extends AdminOperation {
             Object present = answer == null ? null : Outcomes.member(answer, "isPresent");
             Throwable error = Boolean.TRUE.equals(present) ? (Throwable) Outcomes.member(answer, "get") : null;
             call.resources.add(Outcomes.entry(label, error));
-        }
-    }
-
-    /** 2.2 and 2.3: electPreferredLeaders, one future per partition; no unclean election to ask for. */
-    private static void preferredOnly(AdminClient client, String type, Set<TopicPartition> partitions, Call call)
-            throws Exception {
-        if (!"PREFERRED".equals(type)) {
-            throw new NoSuchMethodException("kafka-clients " + Reflect.clientVersion()
-                + " has no electLeaders(ElectionType, Set): unclean elections arrived in 2.4 (KIP-460)");
-        }
-        Object result = AdminClient.class.getMethod("electPreferredLeaders", Collection.class)
-            .invoke(client, partitions);
-        for (TopicPartition partition : partitions) {
-            KafkaFuture<?> future = (KafkaFuture<?>) result.getClass()
-                .getMethod("partitionResult", TopicPartition.class).invoke(result, partition);
-            call.resources.add(Json.outcome(partition.topic() + "-" + partition.partition(), future));
         }
     }
 }
