@@ -125,16 +125,29 @@ def test_a_preferred_election_leaves_the_preferred_replica_leading(observe: Any,
                                                                    ) -> None:
     observed = observe("elect_leaders", client, election_type="preferred")
     assert observed["displaced"] is _is_new(broker)  # 2.2 can't reassign: its leader is the preferred one already
+    if client == JAVA_2_3:  # electLeaders arrived in 2.4 (KIP-460): 2.3 has electPreferredLeaders
+        assert observed["exception"] == "NoSuchMethodException", observed
+        observed = observe("elect_leaders", client, election_type="preferred", method="electPreferredLeaders")
     assert observed["exception"] is None and observed["error"] == "NONE", observed
     assert observed["leader_is_preferred"] is True
 
 
+@pytest.mark.parametrize("client", ["wire", "confluent", "java:3.9.1"])
+def test_only_releases_before_3_0_have_elect_preferred_leaders(observe: Any, client: str) -> None:
+    observed = observe("elect_leaders", client, election_type="preferred", method="electPreferredLeaders")
+    if client == "wire":  # the same request as a preferred electLeaders
+        assert observed["exception"] is None and observed["leader_is_preferred"] is True, observed
+    else:
+        assert observed["exception"] == {"confluent": "NotImplementedError"}.get(client, "NoSuchMethodException")
+
+
 @pytest.mark.parametrize("client", CLIENTS)
 def test_an_election_of_an_unknown_partition(observe: Any, broker: Any, client: str) -> None:
-    preferred = observe("elect_leaders", client, election_type="preferred", target="unknown")
+    method = "electPreferredLeaders" if client == JAVA_2_3 else "electLeaders"
+    preferred = observe("elect_leaders", client, election_type="preferred", target="unknown", method=method)
     assert preferred["error"] == "UNKNOWN_TOPIC_OR_PARTITION", preferred
     unclean = observe("elect_leaders", client, election_type="unclean", target="unknown")
-    if client == JAVA_2_3:  # electPreferredLeaders alone: unclean elections arrived in 2.4 (KIP-460)
+    if client == JAVA_2_3:  # no electLeaders: unclean elections arrived in 2.4 (KIP-460)
         assert unclean["exception"] == "NoSuchMethodException", unclean
     elif _is_new(broker):
         assert unclean["error"] == "UNKNOWN_TOPIC_OR_PARTITION", unclean
