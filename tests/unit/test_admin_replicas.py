@@ -13,6 +13,7 @@ import pytest
 from kcompat.harness import ClusterSpec, ConfigError
 from kcompat.harness.clients.base import Endpoint
 from kcompat.harness.clients.kinds.confluent import elect_leaders as confluent_elect
+from kcompat.harness.clients.kinds.confluent._shared import library
 from kcompat.harness.clients.kinds.wire import alter_partition_reassignments as wire_reassign
 from kcompat.harness.clients.kinds.wire import alter_replica_log_dirs as wire_move
 from kcompat.harness.clients.kinds.wire import elect_leaders as wire_elect
@@ -171,7 +172,7 @@ def _split(answer: Any, error: BaseException | None = None) -> dict[str, Future[
 
 
 def test_confluents_one_election_future_becomes_one_per_partition() -> None:
-    ck = confluent_elect.ck
+    ck = library()
     futures = _split({ck.TopicPartition("t", 0): None, ck.TopicPartition("t", 1): ck.KafkaError(84)})
     assert futures["t-0"].result() is None
     failed = futures["t-1"].exception()

@@ -12,15 +12,14 @@ from typing import Any
 from ....operations.elect_leaders import ELECT_LEADERS, ElectLeadersArgs, TopicPartition
 from ...base import AdminResult
 from ...confluent import ConfluentClient, _outcome
-from ...confluent import confluent_kafka as ck  # type: ignore[attr-defined]  # imported there alone
+from ._shared import lacks, library
 
 
 @ELECT_LEADERS.implement(ConfluentClient)
 def elect_leaders(client: ConfluentClient, args: ElectLeadersArgs, version: int | None) -> AdminResult:
-    if not hasattr(client._admin, "elect_leaders"):
-        return AdminResult("elect_leaders", client.kind, client.version, None, exception="NotImplementedError",
-                           exception_message=f"confluent-kafka {client.version} has no AdminClient.elect_leaders",
-                           librdkafka_version=client.librdkafka_version)
+    if (missing := lacks(client, "elect_leaders", "elect_leaders")) is not None:
+        return missing
+    ck = library()
     election = getattr(ck.ElectionType, args.election_type.upper())
 
     def elect(partitions: list[Any], **options: Any) -> dict[str, Future[Any]]:
@@ -37,6 +36,7 @@ def elect_leaders(client: ConfluentClient, args: ElectLeadersArgs, version: int 
 
 def _split(whole: Future[Any], futures: dict[str, Future[Any]]) -> None:
     """Each partition's answer (None or its KafkaError) onto its own future; a call-level error onto all."""
+    ck = library()
     error = whole.exception()
     answers = {} if error is not None else {TopicPartition(tp.topic, tp.partition).label: value
                                             for tp, value in whole.result().items()}
