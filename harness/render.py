@@ -36,6 +36,11 @@ class NodeLayout:
     def data_dir(self) -> Path:
         return self.directory / "data"
 
+    def log_dirs(self, count: int) -> list[Path]:
+        """The broker's log directories: ``data`` alone, or ``count`` folders inside it (JBOD), so removing
+        ``data`` removes them all."""
+        return [self.data_dir] if count == 1 else [self.data_dir / f"dir-{n}" for n in range(1, count + 1)]
+
     @property
     def properties_path(self) -> Path:
         return self.directory / "server.properties"
@@ -93,7 +98,7 @@ def render_properties(properties: Mapping[str, str]) -> str:
 def _base(spec: ClusterSpec, node: NodeLayout) -> dict[str, str]:
     replicas = str(min(3, spec.nodes))
     return {
-        "log.dirs": str(node.data_dir),
+        "log.dirs": ",".join(str(path) for path in node.log_dirs(spec.log_dirs)),
         "num.partitions": "1",
         "default.replication.factor": "1",
         "offsets.topic.replication.factor": replicas,

@@ -15,6 +15,9 @@ from .errors import ConfigError
 from .versions import KafkaVersion
 
 
+MAX_LOG_DIRS = 4
+
+
 @dataclass(frozen=True)
 class SaslSpec:
     """A SASL_PLAINTEXT listener (mechanism PLAIN) with named users.
@@ -61,6 +64,8 @@ class ClusterSpec:
     """Jars or class folders for broker plug-ins (e.g. a KIP-108 create-topic policy)."""
     java: Path | None = None
     """A ``java`` binary to use instead of the catalog's choice."""
+    log_dirs: int = 1
+    """Log directories per broker (``log.dirs``); two let a replica move between them (KIP-113)."""
 
     @classmethod
     def of(
@@ -73,12 +78,13 @@ class ClusterSpec:
         sasl: SaslSpec | None = None,
         extra_classpath: tuple[Path, ...] | list[Path] = (),
         java: Path | None = None,
+        log_dirs: int = 1,
     ) -> ClusterSpec:
         """Resolve a version or line against the catalog and validate the rest."""
         release = load_catalog().release(version)
         chosen: Mode = mode or release.line.default_mode
         spec = cls(release.version, chosen, nodes, tuple(sorted((server_properties or {}).items())),
-                   sasl, tuple(Path(p).absolute() for p in extra_classpath), java)
+                   sasl, tuple(Path(p).absolute() for p in extra_classpath), java, log_dirs)
         spec.validate()
         return spec
 
@@ -95,6 +101,8 @@ class ClusterSpec:
             )
         if not 1 <= self.nodes <= 9:
             raise ConfigError(f"a cluster has 1 to 9 nodes, not {self.nodes}")
+        if not 1 <= self.log_dirs <= MAX_LOG_DIRS:
+            raise ConfigError(f"a broker has 1 to {MAX_LOG_DIRS} log dirs, not {self.log_dirs}")
         for path in self.extra_classpath:
             if not path.exists():
                 raise ConfigError(f"extra classpath entry {path} does not exist")
@@ -102,4 +110,5 @@ class ClusterSpec:
     @property
     def label(self) -> str:
         sasl = "-sasl" if self.sasl else ""
-        return f"kafka-{self.version}-{self.mode}-{self.nodes}n{sasl}"
+        dirs = f"-{self.log_dirs}dirs" if self.log_dirs > 1 else ""
+        return f"kafka-{self.version}-{self.mode}-{self.nodes}n{sasl}{dirs}"

@@ -74,7 +74,8 @@ def reuse_key(spec: ClusterSpec, image: BrokerImage) -> str:
     sasl = spec.sasl
     users = hashlib.sha256(json.dumps(sorted(sasl.users)).encode()).hexdigest() if sasl else ""
     text = json.dumps([image.tag, str(spec.version), spec.mode, spec.nodes, list(spec.server_properties),
-                       repr(sasl), users, [_fingerprint(p) for p in spec.extra_classpath]])
+                       repr(sasl), users, [_fingerprint(p) for p in spec.extra_classpath],
+                       *([spec.log_dirs] if spec.log_dirs > 1 else [])])  # one dir: the keys of before
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -46,6 +46,7 @@ from ..clients.kinds import kind_names
 from ..errors import ConfigError
 from ..versions import KafkaVersion
 from ..records import DOCUMENT_ID, LIMITED_BY, document_order
+from ..spec import MAX_LOG_DIRS
 from ..tomlfile import read_toml
 from .observables import PROBES, check_matcher
 
@@ -108,6 +109,8 @@ class ClusterNeeds:
     """``resource_type:name:principal:operation:permission`` bindings the super user creates first."""
     plugins: tuple[str, ...] = ()
     """Broker plug-ins (names in ``BROKER_PLUGINS``) on the cluster's classpath and in its properties."""
+    log_dirs: int = 1
+    """Log directories per broker: two for a claim that moves a replica between them (alterReplicaLogDirs)."""
 
     @property
     def sasl(self) -> bool:
@@ -119,8 +122,9 @@ class ClusterNeeds:
 
     @property
     def key(self) -> str:
-        """What distinguishes one cluster from another: nodes, security profile, plug-ins."""
-        return "-".join([f"{self.nodes}n", self.profile, *sorted(self.plugins)])
+        """What distinguishes one cluster from another: nodes, security profile, plug-ins, log dirs."""
+        dirs = [f"{self.log_dirs}dirs"] if self.log_dirs > 1 else []
+        return "-".join([f"{self.nodes}n", self.profile, *sorted(self.plugins), *dirs])
 
 
 @dataclass(frozen=True)
@@ -422,8 +426,8 @@ def parse_acl(text: str) -> AclSpec:
 def _cluster(raw: Any, where: str) -> ClusterNeeds:
     if raw is None:
         return ClusterNeeds()
-    if not isinstance(raw, dict) or set(raw) - {"nodes", "users", "acls", "plugins"}:
-        raise _fail(where, "cluster is a table of nodes, users, acls, plugins")
+    if not isinstance(raw, dict) or set(raw) - {"nodes", "users", "acls", "plugins", "log_dirs"}:
+        raise _fail(where, "cluster is a table of nodes, users, acls, plugins, log_dirs")
     nodes = raw.get("nodes", 1)
     if not isinstance(nodes, int) or not 1 <= nodes <= 9:
         raise _fail(where, "cluster.nodes is 1 to 9")
@@ -443,7 +447,10 @@ def _cluster(raw: Any, where: str) -> ClusterNeeds:
     for plugin in plugins:
         if plugin not in BROKER_PLUGINS:
             raise _fail(where, f"unknown broker plug-in {plugin!r}; known: {', '.join(BROKER_PLUGINS)}")
-    return ClusterNeeds(nodes, users, acls, tuple(sorted(set(plugins))))
+    log_dirs = raw.get("log_dirs", 1)
+    if not isinstance(log_dirs, int) or isinstance(log_dirs, bool) or not 1 <= log_dirs <= MAX_LOG_DIRS:
+        raise _fail(where, f"cluster.log_dirs is 1 to {MAX_LOG_DIRS}")
+    return ClusterNeeds(nodes, users, acls, tuple(sorted(set(plugins))), log_dirs)
 
 
 def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, Any], used: set[str],

@@ -165,4 +165,4 @@ class ClusterSpecs:
             classpath.append(self.compiled[name, cell.version])
             properties[plugin.property] = plugin.class_name
         return ClusterSpec.of(cell.version, cell.mode, nodes=needs.nodes, sasl=sasl, server_properties=properties,
-                              extra_classpath=classpath)
+                              extra_classpath=classpath, log_dirs=needs.log_dirs)

@@ -1,14 +1,20 @@
 """What several probes share: the common keys of a one-resource call, config entries, Metadata as the super
-user, and how long a probe waits for the cluster to settle."""
+user, and how long a probe waits for the cluster to settle; for the replica probes, a one-partition topic placed
+on chosen brokers, its partition in the controller's Metadata, and a broker's log dirs."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ...clients import AdminResult, ResourceOutcome
+from ...clients import AdminResult, NewTopic, ResourceOutcome
+from ...operations import perform
+from ...operations.describe_log_dirs import DESCRIBE_LOG_DIRS, DescribeLogDirsArgs
 from ...protocol import METADATA, client_versions, metadata_request, pick_version
-from ..probe import ProbeContext
+from ...waiting import attempts
+from ..probe import ProbeContext, ProbeFailed
 
+DESCRIBE_LOG_DIRS_KEY = 35
 SETTLE = 30.0
 """Seconds a probe waits (bounded) for the cluster to show what a call changed."""
 COMMON = frozenset({"error", "error_message", "exception", "unsupported_options"})
@@ -52,3 +58,84 @@ def metadata(ctx: ProbeContext, version: int | None = None, *, controller: bool 
     newest = client_versions(METADATA)[-1]  # a client may send a Metadata version kio can't: the newest kio has
     chosen = min(version, newest) if version is not None else max(1, pick_version(METADATA, offered))
     return conn.send(metadata_request(chosen, None if chosen >= 1 else ())), chosen  # v0: empty means all
+
+
+# -- the replica probes (log dirs, elections, reassignments) ----------------------------------------------------
+
+
+def partition(ctx: ProbeContext, name: str) -> Any | None:
+    """Partition 0 of topic ``name`` in the first broker's Metadata, or None while it has none: always the same
+    broker, so a partition seen once is not lost again (KRaft's Metadata names a random broker as controller,
+    and each broker applies metadata in its own time)."""
+    response, _ = metadata(ctx)
+    for topic in response.topics:
+        if str(topic.name) == name and int(topic.error_code) == 0:
+            return next((p for p in topic.partitions if int(p.partition_index) == 0), None)
+    return None
+
+
+def replicas_of(found: Any) -> list[int]:
+    return [int(r) for r in found.replica_nodes]
+
+
+def create(ctx: ProbeContext, name: str, replicas: Sequence[int] | None = None) -> Any:
+    """Set-up: topic ``name`` with one partition on ``replicas`` (default: where the broker puts one replica),
+    awaited (bounded) until Metadata shows it led; its partition entry."""
+    nodes = {b.node_id for b in ctx.cluster.brokers}
+    if replicas is not None and not set(replicas) <= nodes:
+        raise ProbeFailed(f"set-up: replicas {list(replicas)} need brokers the cluster lacks (it has "
+                          f"{sorted(nodes)}); name more nodes in the claim's cluster")
+    topic = NewTopic(name, 1, 1) if replicas is None else NewTopic(name, assignments={0: list(replicas)})
+    result = ctx.admin.create_topics([topic])
+    outcome = result.resources[0] if result.resources else None
+    if result.exception or outcome is None or outcome.error_code != 0:
+        raise ProbeFailed(f"set-up: creating topic {name} as the super user gave "
+                          f"{result.exception or (outcome.error_name if outcome else 'no result')}")
+    for _ in attempts(SETTLE, interval=0.1):
+        found = partition(ctx, name)
+        if found is not None and int(found.leader_id) >= 0 and (replicas is None or replicas_of(found) == list(replicas)):
+            return found
+    raise ProbeFailed(f"set-up: {name} did not show a led partition 0 in Metadata within {SETTLE:.0f}s")
+
+
+def await_log(ctx: ProbeContext, broker: int, name: str) -> str | None:
+    """Set-up: the log dir of ``broker`` holding partition 0 of ``name`` (its current log), awaited (bounded): a
+    KRaft broker creates the log after Metadata shows the partition.  None where the broker has no
+    DescribeLogDirs to ask."""
+    if DESCRIBE_LOG_DIRS_KEY not in {r.api_key for r in ctx.cluster.api_versions}:
+        return None
+    for _ in attempts(SETTLE, interval=0.1):
+        if (found := dir_holding(ctx, broker, name)) is not None:
+            return found
+    raise ProbeFailed(f"set-up: no log dir of broker {broker} held {name}-0 within {SETTLE:.0f}s")
+
+
+def dir_holding(ctx: ProbeContext, broker: int, name: str) -> str | None:
+    """The log dir of ``broker`` that holds partition 0 of ``name`` as its current (not future) log, if one does."""
+    for outcome in log_dirs_of(ctx, broker):
+        if any(r["topic"] == name and r["partition"] == 0 and not r["is_future"]
+               for r in outcome.fields.get("replicas") or ()):
+            return outcome.resource.split(":", 1)[1]
+    return None
+
+
+def log_dirs_of(ctx: ProbeContext, broker: int) -> list[ResourceOutcome]:
+    """The log dirs broker ``broker`` reports to the super user (DescribeLogDirs); ProbeFailed if it can't."""
+    result = perform(ctx.admin, DESCRIBE_LOG_DIRS, DescribeLogDirsArgs([broker]))
+    if result.exception or any(r.error_code != 0 for r in result.resources):
+        raise ProbeFailed(f"set-up: DescribeLogDirs of broker {broker} as the super user gave "
+                          f"{result.exception or [r.error_name for r in result.resources]}")
+    return list(result.resources)
+
+
+def call_keys(result: AdminResult, outcome: ResourceOutcome | None) -> dict[str, Any]:
+    """The common keys of a call whose result has many resources: those of ``outcome``, the one observed
+    (None: the call's own exception, else its first resource's)."""
+    outcome = outcome or (result.resources[0] if result.resources else None)
+    observed: dict[str, Any] = {"exception": simple_name(result.exception or (outcome.exception if outcome else None))}
+    if outcome is not None:
+        observed["error"] = outcome.error_name
+        observed["error_message"] = outcome.error_message
+    if result.unsupported_options:
+        observed["unsupported_options"] = list(result.unsupported_options)
+    return observed

@@ -44,7 +44,7 @@ public final class Json {
         return entry;
     }
 
-    static void failed(JsonObject entry, Throwable cause) {
+    public static void failed(JsonObject entry, Throwable cause) {
         Errors error = Errors.forException(cause);
         entry.addProperty("error_code", error.code());
         entry.addProperty("error_name", error.name());
