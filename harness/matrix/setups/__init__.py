@@ -1,0 +1,1 @@
+"""Set-ups probes share, each through the real broker."""
