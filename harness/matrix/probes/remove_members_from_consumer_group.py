@@ -29,7 +29,7 @@ def remove_members_from_consumer_group(ctx: ProbeContext) -> dict[str, Any]:
         raise ProbeFailed(f"target is one of {', '.join(TARGETS)}, not {target!r}")
     group, topic = committed_group(ctx, {0: 1})
     instance = f"{group}-instance"
-    with live_member(ctx, group, topic, 1, instance):
+    with live_member(ctx, group, topic, 1, instance) as member:
         removing = instance if target == "member" else f"{group}-nobody"
         result = ctx.call(REMOVE_MEMBERS_FROM_CONSUMER_GROUP, RemoveMembersFromConsumerGroupArgs(group, [removing]))
         observed = group_common(result)
@@ -39,5 +39,5 @@ def remove_members_from_consumer_group(ctx: ProbeContext) -> dict[str, Any]:
                 if not (view := described(ctx, group)).members:
                     break
         observed["members_after"] = view.members
-        observed["removed"] = instance not in view.instance_ids
+        observed["removed"] = member.member_id not in view.member_ids
     return observed

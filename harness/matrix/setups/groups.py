@@ -107,7 +107,7 @@ class GroupView:
     error: str
     state: str
     members: int
-    instance_ids: tuple[str | None, ...] = ()
+    member_ids: tuple[str, ...] = ()
 
 
 def described(ctx: ProbeContext, group: str) -> GroupView:
@@ -115,7 +115,7 @@ def described(ctx: ProbeContext, group: str) -> GroupView:
     response = conn.send(request(DESCRIBE_GROUPS, pick_version(DESCRIBE_GROUPS, offered), groups=(group,)))
     (answer,) = response.groups
     return GroupView(error_name(int(answer.error_code)), str(answer.group_state), len(answer.members),
-                     tuple(getattr(m, "group_instance_id", None) for m in answer.members))
+                     tuple(str(m.member_id) for m in answer.members))
 
 
 def listed_groups(ctx: ProbeContext) -> set[str]:
