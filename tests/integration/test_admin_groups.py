@@ -91,7 +91,10 @@ def test_list_consumer_groups(broker: Any, client: Any, kc_config: Any, unique_t
     elif _version(broker) >= SINCE_2_6:
         assert stable["listed"] is True and stable.get("state") == "Stable", stable
     else:
-        assert refused(stable), stable
+        if client.kind == "confluent":  # librdkafka drops the filter it can't send: a finding, kept as seen
+            assert not refused(stable) and stable["listed"] is True and stable["state"] == "Unknown", repr(stable)
+        else:
+            assert refused(stable), repr(stable)
 
 
 def test_list_consumer_groups_result_is_neutral(broker: Any, client: Any) -> None:
@@ -147,7 +150,11 @@ def test_delete_consumer_group_offsets(broker: Any, client: Any, kc_config: Any,
 def test_remove_members_from_consumer_group(broker: Any, client: Any, kc_config: Any, unique_topic: Any) -> None:
     seen = observe("remove_members_from_consumer_group", broker, client, kc_config, unique_topic)
     if missing(seen, client, "remove_members_from_consumer_group") or _version(broker) < SINCE_2_4:
-        assert refused(seen) or lacks(client, "remove_members_from_consumer_group"), seen
+        if client.kind == "java" and not lacks(client, "remove_members_from_consumer_group"):
+            # kafka-clients sends LeaveGroup v2 with the member id it has (none): a finding, kept as seen
+            assert seen["error"] == "UNKNOWN_MEMBER_ID" and seen["exception"] == "UnknownMemberIdException", seen
+        else:
+            assert refused(seen) or lacks(client, "remove_members_from_consumer_group"), seen
         assert seen["removed"] is False and seen["members_after"] == 1, seen
         return
     assert seen["exception"] is None and seen["error"] == "NONE", seen
