@@ -85,7 +85,7 @@ class BrokerArtifacts:
         return ":".join(str(path) for path in self.classpath)
 
 
-def _dependency_xml(coordinate: str, excludes: tuple[str, ...]) -> str:
+def _dependency_xml(coordinate: str, excludes: tuple[str, ...], classifier: str | None = None) -> str:
     group, artifact, version = coordinate.split(":")
     exclusions = "".join(
         f"<exclusion><groupId>{escape(g)}</groupId><artifactId>{escape(a)}</artifactId></exclusion>"
@@ -94,7 +94,9 @@ def _dependency_xml(coordinate: str, excludes: tuple[str, ...]) -> str:
     wrapped = f"<exclusions>{exclusions}</exclusions>" if exclusions else ""
     return (
         f"<dependency><groupId>{escape(group)}</groupId><artifactId>{escape(artifact)}</artifactId>"
-        f"<version>{escape(version)}</version>{wrapped}</dependency>"
+        f"<version>{escape(version)}</version>"
+        + (f"<classifier>{escape(classifier)}</classifier>" if classifier else "")
+        + f"{wrapped}</dependency>"
     )
 
 
@@ -171,6 +173,19 @@ class ArtifactStore:
                         _render_pom(f"kafka-clients-{version}", [_dependency_xml(c, ()) for c in coordinates]),
                         f"kafka-clients {version}", {"coordinate": coordinates[0]}),
             verify_hashes=False, progress=progress)
+
+    def resolve_client_sources(self, version: str) -> Path:
+        """kafka-clients' sources jar at ``version`` alone (the Admin javadoc is read from it)."""
+        coordinate = f"org.apache.kafka:kafka-clients:{check_release_name(version)}"
+        jars = self._cached(
+            _Resolution(self.client_dir(version) / "sources",
+                        _render_pom(f"kafka-clients-{version}-sources",
+                                    [_dependency_xml(coordinate, ("*:*",), "sources")]),
+                        f"kafka-clients {version}'s sources", {"coordinate": f"{coordinate}:sources"}),
+            verify_hashes=False, progress=None)
+        if len(jars) != 1:
+            raise ArtifactError(f"Maven resolved {len(jars)} jars for kafka-clients {version}'s sources, not one")
+        return jars[0]
 
     def resolve_tools(self, release: BrokerRelease, *, progress: DownloadProgress | None = None
                       ) -> tuple[Path, ...]:

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import cast
 
 import click
 from rich.table import Table
 
-from ..artifacts import ArtifactStore
+from ..artifacts import ArtifactStore, check_release_name
 from ..catalog import Mode, load_catalog
+from ..central import check_client_release
 from ..clients import Endpoint, NewTopic, client_for, kind, kind_names, parse_clients
 from ..clients.java import close_sidecars
 from ..clients.limits import measure, python_for
 from ..clients.wire import WireClient
 from ..errors import ConfigError
+from ..matrix.admin_docs import coverage as admin_coverage
+from ..matrix.claims import claims_dir, load_claim_book
 from ..providers import reap_orphans
 from ..spec import ClusterSpec
 from ..survey import SURVEY_OPERATIONS, cell_summary, client_cells, default_clients
@@ -93,4 +97,36 @@ def clients_limits(ctx: click.Context, refs: tuple[str, ...], as_json: bool) -> 
                       title=f"{limits.ref}, measured {limits.measured_at}", caption=limits.how)
         for api, version in sorted(limits.newest.items()):
             table.add_row(api, f"v{version}")
+        show(table)
+
+
+@clients.command("admin-docs")
+@click.argument("releases", nargs=-1, required=True, metavar="RELEASE...")
+@click.option("--claims", "claims", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="The claim book whose DOCS-admin claims are listed (default: the installed one).")
+@click.option("--json", "as_json", is_flag=True, help="One coverage row per line (coverage.json's shape).")
+@click.pass_context
+def clients_admin_docs(ctx: click.Context, releases: tuple[str, ...], claims: Path | None, as_json: bool) -> None:
+    """Every public method of kafka-clients RELEASE's Admin interface: the brokers its javadoc says support
+    it (read from the release's sources jar on Maven Central), and the claims judging it, or why none."""
+    config = harness_config(ctx)
+    for release in releases:  # a release Maven Central does not publish: one line naming the nearest
+        check_client_release(check_release_name(release), config)
+    book = load_claim_book(claims_dir(claims))
+    document = next((d for d in book.kips.values() if d.is_javadoc), None)
+    if document is None:
+        raise ConfigError(f"the claim book {claims_dir(claims)} has no javadoc document (source = \"javadoc:Admin\")")
+    rows = admin_coverage(document, releases, config)
+    if as_json:
+        for row in rows:
+            click.echo(json.dumps(row))
+        return
+    for release in releases:
+        mine = [r for r in rows if r["release"] == release]
+        notes = sorted({r["note"] for r in mine if r.get("note")})
+        table = Table("method", "statement", "brokers", "claims", title=f"kafka-clients {release}: Admin",
+                      caption="; ".join(notes) or None)
+        for row in mine:
+            table.add_row(row["method"], row["statement"], f"{row['minimum']}+" if row.get("minimum") else "",
+                          ", ".join(c.split("/", 1)[1] for c in row["claims"]) or f"none: {row['reason']}")
         show(table)

@@ -37,12 +37,13 @@ from .limits import (broker_max_version, broker_min_version, client_max_version,
 from ..providers import Cluster
 from ..records import RECORDS_FILE, RUN_FILE, Record, append_record
 from ..spec import ClusterSpec
-from .claims import parse_acl
+from .admin_docs import bind
+from .claims import REFUSED, parse_acl
 from .env import AdminClientFactory, CellEnv, endpoint_of
 from .plan import PlannedCell
 from .probe import Probe, ProbeContext, ProbeFailed, grant_acls
 from .probes import implementation
-from .verdict import Limits, Verdict, judge, observe_again, settle
+from .verdict import Limits, Verdict, call_refused, judge, observe_again, settle
 
 _SOURCE_ROOT = Path(__file__).resolve().parents[2]
 """The directory holding harness/, fixtures/ and scenarios/: a bug's place is named relative to it."""
@@ -131,6 +132,9 @@ class _Run:
     started_at: str
 
     def attempt(self, cluster: Cluster, clients: AdminClientFactory, attempt: int) -> Record:
+        if self.planned.claim.method is not None and self.planned.claim.bound is None:  # a javadoc claim
+            self.planned = dataclasses.replace(self.planned, claim=bind(
+                self.planned.claim, self.planned.client.kind, self.planned.client.version, self.env.config))
         planned, claim, env = self.planned, self.planned.claim, self.env
         admin = WireClient(endpoint_of(cluster))
         try:
@@ -178,6 +182,8 @@ class _Run:
             started_at = _now()
             try:
                 observed = observe(context)
+                if claim.bound is not None:  # a javadoc claim judges whether the call was refused: record it
+                    observed = {**observed, REFUSED: call_refused(observed, self.planned.client.kind)}
             except ProbeFailed as exc:
                 if not seen:
                     raise

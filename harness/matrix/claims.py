@@ -56,6 +56,13 @@ _BROKERS = re.compile(r">=\s*(?P<since>\d+(?:\.\d+){1,3})\Z")
 SASL_USERS = ("alice", "bob", "carol", "dave", "erin")
 """The principals every SASL cluster has (besides the super user): one user set, so every SASL claim of a
 broker shares one cluster; a claim names the ones it acts as, and its ACLs say what each may do."""
+JAVADOC = "javadoc:"
+"""``source = "javadoc:Admin"``: the document is the Admin interface's javadoc of each kafka-clients release."""
+BOUND_QUOTE = "(the statement of the cell's kafka-clients release)"
+"""The quote of a javadoc claim's entries until ``admin_docs.bind`` puts the release's own sentence there."""
+REFUSED = "refused"
+"""The observable a javadoc claim's generated fallback documents: the client refused to make the call (its
+kind's refusal of a version the broker lacks, or the method missing from its release)."""
 _VERSIONS = re.compile(r"(?P<min>\d+)(?:\+|-(?P<max>\d+))\Z")
 ERROR_NAMES = frozenset({"NONE"} | {e.name.upper() for e in ErrorCode})
 API_KEYS = {"".join(p.capitalize() for p in str(snake).split("_")): key for key, snake in api_key_map.items()}
@@ -134,6 +141,14 @@ class Claim:
     """The claims file and line, for messages."""
     brokers_since: KafkaVersion | None = None
     """A release bound the document states (``brokers = ">=2.0"``): older brokers are short of the claim."""
+    method: str | None = None
+    """DOCS-admin: the Admin method whose javadoc, in the cell's client release, is the documented side
+    (``admin_docs.bind`` fills the quotes and the release bound per cell)."""
+    statement: str = "method"
+    """DOCS-admin: which of the method's sentences: its own (``method``) or an option's (``validateOnly``)."""
+    bound: Mapping[str, Any] | None = None
+    """Once bound to a cell's client: the release whose javadoc was read, the sentence or schema line, its path,
+    and whether the client release has the method at all (``admin_docs.bind``)."""
 
     @property
     def api_key(self) -> int:
@@ -181,6 +196,12 @@ class KipClaims:
         """An excerpt of Apache Kafka's documentation (``DOCS-*``), not a KIP."""
         return self.kip.startswith("DOCS-")
 
+    @property
+    def is_javadoc(self) -> bool:
+        """A document whose text is each kafka-clients release's own javadoc (``source = "javadoc:Admin"``):
+        its quotes are bound per cell, from the sources jar of the cell's client release."""
+        return self.source.startswith(JAVADOC)
+
 
 @dataclass(frozen=True)
 class ClaimBook:
@@ -209,6 +230,8 @@ class ClaimBook:
         """Every statement of every KIP: the claims resting on it, or why none can (coverage.json)."""
         rows: list[dict[str, Any]] = []
         for kip in self.kips.values():
+            if kip.is_javadoc:
+                continue  # its statements are each release's: admin_docs.coverage lists them per release
             by_quote: dict[str, dict[str, Any]] = {}
             for claim in kip.claims:
                 for quote in claim.quotes:
@@ -298,7 +321,8 @@ Locate = Callable[[str | None], str]
 _DOCUMENTED_KEYS = ("quote", "observe", "clients", "limited_by")
 
 
-def _documented(raw: Any, at: Locate, table: str, probe: str, *, what: str | None = None) -> Documented:
+def _documented(raw: Any, at: Locate, table: str, probe: str, *, what: str | None = None,
+                bound_quote: bool = False) -> Documented:
     """One ``[[claim.expect]]`` or ``[[claim.fallback]]`` (``table``), checked against the claim's probe.
 
     ``what`` names a shared table (``[fallbacks.NAME]``) in messages, so a mistake in it points at it,
@@ -317,7 +341,7 @@ def _documented(raw: Any, at: Locate, table: str, probe: str, *, what: str | Non
         key = sorted(unknown)[0]
         raise fail(at(key), f"unknown key {key!r} in {name}; known: {', '.join(_DOCUMENTED_KEYS)}"
                             + (", or use alone" if table == "fallback" and what is None else ""))
-    quote = raw.get("quote")
+    quote = raw.get("quote", BOUND_QUOTE if bound_quote else None)
     if not isinstance(quote, str) or not quote.strip():
         raise fail(here, f"every {name} has the KIP's verbatim words in `quote`")
     observe = raw.get("observe")
@@ -422,12 +446,13 @@ def _cluster(raw: Any, where: str) -> ClusterNeeds:
     return ClusterNeeds(nodes, users, acls, tuple(sorted(set(plugins))))
 
 
-def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, Any], used: set[str]) -> Claim:
+def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, Any], used: set[str],
+           javadoc: bool = False) -> Claim:
     here = where(index)
     if not isinstance(raw, dict):
         raise _fail(here, "[[claim]] entries are tables")
     known = {"id", "section", "api", "versions", "probe", "args", "expect", "fallback", "cluster", "clients",
-             "brokers"}
+             "brokers"} | ({"method", "statement"} if javadoc else set())
     unknown = set(raw) - known
     if unknown:
         key = sorted(unknown)[0]
@@ -461,7 +486,19 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
     for table in ("expect", "fallback"):
         if not isinstance(raw.get(table, []), list):
             raise _fail(where(index, table), f"{table} is a list of tables ([[claim.{table}]])")
-    expect = tuple(_documented(d, lambda key: where(index, key or "expect"), "expect", spec.name)
+    method = raw.get("method")
+    statement = raw.get("statement", "method")
+    if javadoc:
+        if not isinstance(method, str) or not re.fullmatch(r"[a-z]\w*", method):
+            raise _fail(where(index, "method"), "a javadoc claim names its Admin method: method = \"deleteTopics\"")
+        if not isinstance(statement, str) or not re.fullmatch(r"[a-zA-Z][\w-]*", statement):
+            raise _fail(where(index, "statement"), "statement is \"method\" or the option the sentence is about "
+                                                   "(\"validateOnly\")")
+        if "brokers" in raw:
+            raise _fail(where(index, "brokers"), "a javadoc claim's release bound is its release's sentence; "
+                                                 "leave brokers out")
+    expect = tuple(_documented(d, lambda key: where(index, key or "expect"), "expect", spec.name,
+                               bound_quote=javadoc)
                    for d in raw.get("expect", []))
     fallback = tuple(_fallback(d, where, index, spec.name, shared, used, f"{kip}/{raw['id']}")
                      for d in raw.get("fallback", []))
@@ -471,6 +508,8 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
     for kind in clients:
         if kind not in CLIENT_KINDS:
             raise _fail(where(index, "clients"), f"unknown client kind {kind!r}; known: {', '.join(CLIENT_KINDS)}")
+    if javadoc:  # below the sentence's release, or a client without the method: the call is refused
+        fallback = (*fallback, Documented(BOUND_QUOTE, {REFUSED: True}, (), LIMITED_BY))
     for side in LIMITED_BY:
         if not any(side in f.limited_by and not f.clients for f in fallback):
             raise _fail(here, f"no [[claim.fallback]] for every client documents pairs limited by {side}; "
@@ -485,7 +524,8 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
             raise _fail(where(index, "brokers"), f"brokers is a release bound like \">=2.0\", not {raw['brokers']!r}")
         since = KafkaVersion.parse(bound["since"])
     return Claim(f"{kip}/{raw['id']}", kip, raw["section"], raw["api"], int(versions["min"]), None,
-                 raw["probe"], dict(args), expect, fallback, cluster, clients, here, since)
+                 raw["probe"], dict(args), expect, fallback, cluster, clients, here, since,
+                 method if javadoc else None, statement if javadoc else "method")
 
 
 def load_claims_file(path: Path) -> KipClaims:
@@ -502,31 +542,70 @@ def load_claims_file(path: Path) -> KipClaims:
     for table in ("claim", "not_testable"):
         if not isinstance(data.get(table, []), list):
             raise _fail(where(None, table), f"{table} is a list of tables ([[{table}]])")
+    source = data.get("source")
+    javadoc = isinstance(source, str) and source.startswith(JAVADOC)
     shared, used = _shared(data, where), set[str]()
-    claims = tuple(_claim(raw, where, i, kip, shared, used) for i, raw in enumerate(data.get("claim", [])))
+    claims = [(where, i, _claim(raw, where, i, kip, shared, used, javadoc))
+              for i, raw in enumerate(data.get("claim", []))]
     for name in shared:
         if name not in used:
             raise _fail(where.table(name), f"fallbacks.{name} is used by no claim "
                                            f"(a [[claim.fallback]] takes it with use = \"{name}\")")
+    claims.extend(_parts(path.with_suffix(""), kip, javadoc))
     seen: set[str] = set()
-    for i, claim in enumerate(claims):
+    for at, i, claim in claims:
         if claim.id in seen:
-            raise _fail(where(i, "id"), f"claim id {claim.id} is used twice")
+            raise _fail(at(i, "id"), f"claim id {claim.id} is used twice")
         seen.add(claim.id)
     statements = []
     for raw in data.get("not_testable", []):
+        if javadoc:  # a method no claim can judge, and why (the coverage list shows it for every release)
+            if (not isinstance(raw, dict) or set(raw) != {"method", "reason"}
+                    or not all(isinstance(value, str) for value in raw.values())):
+                raise _fail(where(None, "not_testable"), "[[not_testable]] of a javadoc document has method and "
+                                                         "reason (strings)")
+            statements.append(Statement(kip, f"Admin.{raw['method']}", raw["method"], raw["reason"]))
+            continue
         if (not isinstance(raw, dict) or set(raw) != {"section", "statement", "reason"}
                 or not all(isinstance(value, str) for value in raw.values())):
             raise _fail(where(None, "not_testable"), "[[not_testable]] has section, statement and reason (strings)")
         statements.append(Statement(kip, raw["section"], " ".join(raw["statement"].split()), raw["reason"]))
-    source = data.get("source")
-    if not isinstance(source, str) or not _SOURCE_NAME.fullmatch(source):
+    if javadoc and source != f"{JAVADOC}Admin":
+        raise _fail(where(None, "source"), f"a javadoc document's source is \"{JAVADOC}Admin\" (the Admin "
+                                           "interface of each kafka-clients release)")
+    if not isinstance(source, str) or not (javadoc or _SOURCE_NAME.fullmatch(source)):
         raise _fail(where(None, "source"), "source is the file name of the document's text (e.g. KIP-525-x.md: "
                                            "letters, digits, '.', '_', '-', ending .md or .txt), beside the claims "
                                            "or in scenarios/sources; never a path")
-    document = KipClaims(kip, str(data.get("title", "")), source, claims, tuple(statements), path)
-    _check_quotes(document, where)
+    document = KipClaims(kip, str(data.get("title", "")), source, tuple(c for _, _, c in claims),
+                         tuple(statements), path)
+    if not javadoc:  # a javadoc document's quotes are its releases' own sentences, bound per cell
+        _check_quotes(document, where)
     return document
+
+
+def _parts(folder: Path, kip: str, javadoc: bool) -> list[tuple[_Where, int, Claim]]:
+    """The claims of a document's part files (``DOCS-admin/*.toml`` beside ``DOCS-admin.toml``): claims and
+    the fallbacks they share, nothing else, so a document with many claims is split by topic."""
+    found: list[tuple[_Where, int, Claim]] = []
+    if not folder.is_dir():
+        return found
+    for part in sorted(folder.glob("*.toml")):
+        text, data = read_toml(part, ClaimError, "a claims part file")
+        where = _Where(part, text)
+        unknown = set(data) - {"fallbacks", "claim"}
+        if unknown:
+            raise _fail(where(None, sorted(unknown)[0]), f"a part of {kip} holds [[claim]] and [fallbacks.NAME] "
+                                                         f"only, not {sorted(unknown)[0]!r}")
+        if not isinstance(data.get("claim", []), list):
+            raise _fail(where(None, "claim"), "claim is a list of tables ([[claim]])")
+        shared, used = _shared(data, where), set[str]()
+        found.extend((where, i, _claim(raw, where, i, kip, shared, used, javadoc))
+                     for i, raw in enumerate(data.get("claim", [])))
+        for name in shared:
+            if name not in used:
+                raise _fail(where.table(name), f"fallbacks.{name} is used by no claim of {part.name}")
+    return found
 
 
 _LATEX = {"leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠", "lt": "<", "gt": ">", "times": "×"}
@@ -654,16 +733,22 @@ def scenarios_dir() -> Path:
 
 
 def claims_digest(directory: Path) -> str:
-    """sha256 over the book's files (names and bytes, in name order): which claims a run judged by."""
+    """sha256 over the book's files and their parts (names and bytes, in name order): which claims a run
+    judged by."""
     digest = hashlib.sha256()
     for path in sorted(claim_files(directory), key=lambda p: p.name):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        for part in sorted(path.with_suffix("").glob("*.toml")):
+            digest.update(f"{path.stem}/{part.name}".encode() + b"\0" + part.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
 def iter_quotes(book: ClaimBook) -> Iterator[tuple[str, str, str]]:
-    """(KIP, where, quote) of every documented word the claims rest on, for the verbatim test."""
+    """(KIP, where, quote) of every documented word the claims rest on, for the verbatim test (a javadoc
+    document's quotes are its releases' own sentences, read when a cell binds them: none here)."""
     for kip in book.kips.values():
+        if kip.is_javadoc:
+            continue
         for claim in kip.claims:
             for quote in claim.quotes:
                 yield kip.kip, claim.source, quote

@@ -36,7 +36,10 @@ from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..records import ACCEPTED, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
 from ..reaper import new_run_id, spawn
-from .claims import claim_files, claims_digest, claims_dir, load_claim_book, scenarios_dir
+from ..versions import KafkaVersion
+from .admin_docs import coverage as admin_coverage
+from .admin_docs import documenting_release
+from .claims import ClaimBook, claim_files, claims_digest, claims_dir, load_claim_book, scenarios_dir
 from .plan import PlannedCell, Selection, client_refs, plan
 from .summary import summary_lines
 
@@ -166,9 +169,30 @@ def prepare(options: RunOptions, config: HarnessConfig) -> tuple[RunOptions, lis
         options.out.mkdir(parents=True, exist_ok=True)
         run = _run_json(new_run_id(), options, config, cells)
         (options.out / "coverage.json").write_text(
-            json.dumps(book.coverage(), indent=1) + "\n")
+            json.dumps(book.coverage() + _javadoc_coverage(book, cells, config), indent=1) + "\n")
     run_file.write_text(json.dumps(run, indent=1) + "\n")
     return options, cells, run
+
+
+def _methods(rows: Sequence[dict[str, Any]], release: str) -> dict[str, bool]:
+    """Each public method of a release's Admin interface in coverage rows: whether any claim judges it."""
+    methods: dict[str, bool] = {}
+    for row in rows:
+        if row.get("release") == release and row.get("method") != "*":
+            methods[row["method"]] = methods.get(row["method"], False) or bool(row["testable"])
+    return methods
+
+
+def _javadoc_coverage(book: ClaimBook, cells: Sequence[PlannedCell], config: HarnessConfig) -> list[dict[str, Any]]:
+    """The coverage rows of the run's javadoc documents: every public method of the Admin interface of each
+    kafka-clients release documenting one of its cells."""
+    rows: list[dict[str, Any]] = []
+    for document in book.kips.values():
+        if document.is_javadoc:
+            releases = {documenting_release(c.client.kind, c.client.version, config)
+                        for c in cells if c.claim.kip == document.kip}
+            rows.extend(admin_coverage(document, sorted(releases, key=KafkaVersion.parse), config))
+    return rows
 
 
 def _groups(cells: Sequence[PlannedCell]) -> dict[ClientRef | None, list[PlannedCell]]:
@@ -305,10 +329,15 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
     bad = sorted(cid for cid, r in latest.items() if r.outcome not in ACCEPTED)
     code = 1 if bad or missing or problems else 0
     lines = summary_lines(report.records)
-    coverage = json.loads((options.out / "coverage.json").read_text())
+    rows = json.loads((options.out / "coverage.json").read_text())
+    coverage = [row for row in rows if "method" not in row]
     untestable = sum(1 for row in coverage if not row["testable"])
     lines.append(f"coverage: {len(coverage)} KIP statements, {len(coverage) - untestable} with claims, "
                  f"{untestable} not testable (reasons in coverage.json)")
+    for release in sorted({row["release"] for row in rows if "method" in row}, key=KafkaVersion.parse):
+        methods = _methods(rows, release)
+        lines.append(f"coverage: kafka-clients {release}'s Admin: {len(methods)} public methods, "
+                     f"{sum(methods.values())} with claims (the others' reasons in coverage.json)")
     run.update(_kinds_json(lambda name: RunReleases((), (), tuple(
         (r.client_version, r.librdkafka_version) for r in latest.values() if r.client_kind == name))))
     run["broker_java"] = sorted({r.java_version for r in latest.values() if r.java_version})

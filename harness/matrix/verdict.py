@@ -23,7 +23,7 @@ from typing import Any
 from ..clients.kinds import kind
 from ..records import ACCEPTED, LimitedBy, Outcome
 from ..versions import KafkaVersion
-from .claims import Claim, Documented
+from .claims import REFUSED, Claim, Documented
 from .observables import ABSENT, PROBES, match, shown
 
 
@@ -31,6 +31,16 @@ def refusal_observed(observed: Mapping[str, Any], client_kind: str) -> bool:
     """Whether the observation is a refusal of the request's version in the client's words (its kind's
     ``refusal``: the wire client's record, kafka-clients' exception, librdkafka's error) or Kafka's."""
     return kind(client_kind).refuses(observed.get("exception"), observed.get("error"))
+
+
+ABSENT_METHOD = frozenset({"NoSuchMethodException", "NotImplementedError", "ClassNotFoundException"})
+"""How a client release without an admin method says so (the sidecar's reflection, confluent-kafka's absence)."""
+
+
+def call_refused(observed: Mapping[str, Any], client_kind: str) -> bool:
+    """A javadoc claim's ``refused``: the client did not make the call, refusing the broker's versions or
+    lacking the method in its release."""
+    return refusal_observed(observed, client_kind) or observed.get("exception") in ABSENT_METHOD
 
 
 @dataclass(frozen=True)
@@ -104,8 +114,11 @@ def documented_for(claim: Claim, client_kind: str, short: LimitedBy | None) -> d
     expect: dict[str, Any] = {}
     for entry in applicable:
         expect.update(entry.observe)
-    return {"case": "supported" if short is None else "below", "section": claim.section,
-            "quotes": list(dict.fromkeys(e.quote for e in applicable)), "expect": expect}
+    documented = {"case": "supported" if short is None else "below", "section": claim.section,
+                  "quotes": list(dict.fromkeys(e.quote for e in applicable)), "expect": expect}
+    if claim.bound is not None:  # whose javadoc (release, source path, line) the quotes are
+        documented["javadoc"] = dict(claim.bound)
+    return documented
 
 
 @dataclass(frozen=True)
@@ -155,14 +168,29 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
     A broker without the API at all leaves the client two documented courses: the claim's fallback (a
     client that lists through Metadata where DescribeTopicPartitions is missing) or the protocol's refusal
     (a client with nothing else to send); either is ``unsupported``, anything else a deviation from the
-    fallback.
+    fallback.  A javadoc claim (DOCS-admin) documents its release's sentence: below its broker release, or
+    with a client release lacking the method, the call is ``refused``; at or above it the call works, and a
+    refusal there is a deviation (the javadoc promised the pair), never ``unsupported``.
     """
     sends = PROBES[claim.probe].sends_request
     short = limited_by(claim.min_version, limits, claim.brokers_since, sends_request=sends)
-    refused = sends and (limits.refused or limits.client_refuses)
+    bound = claim.bound  # a javadoc claim, bound to the cell's kafka-clients release
+    has_method = bound is None or bool(bound.get("has_method", True))
+    if bound is not None:
+        observed = {**observed, REFUSED: call_refused(observed, client_kind)}
+        if not has_method:  # the release lacks the method: the client is short
+            short = "both" if short in ("broker", "both") else "client"
+    # the javadoc says this broker supports the call and both sides have the API: a client that refuses it
+    # anyway (kafka-clients 4.x below broker 2.1) deviates from its own documentation, a finding
+    in_range = (bound is not None and has_method and claim.brokers_since is not None and short in (None, "client")
+                and limited_by(claim.min_version, limits, claim.brokers_since, sends_request=False) is None)
+    if in_range:
+        short = None
+    refused = sends and (limits.refused or (limits.client_refuses and not in_range))
     verdict = _judged(refusal_documented(claim, limits) if refused else documented_for(claim, client_kind, short),
                       short, {**observed, "refused": refusal_observed(observed, client_kind)} if refused else observed)
-    if sends and limits.absent and verdict.outcome == "deviation" and refusal_observed(observed, client_kind):
+    if (sends and limits.absent and not in_range and verdict.outcome == "deviation"
+            and refusal_observed(observed, client_kind)):
         return Verdict("unsupported", short, refusal_documented(claim, limits))
     return verdict
 

@@ -40,8 +40,8 @@ def test_the_broker_nouns(tmp_path: Path) -> None:
     assert drift.stdout.strip(), "check-catalog says nothing"
 
 
-def _until_ctrl_c(args: list[str], ready: str, timeout: float = 300) -> tuple[int, str]:
-    """Start ``kcompat ARGS``, wait for ``ready`` in its output, press Ctrl-C; (exit code, output)."""
+def _until_ctrl_c(args: list[str], ready: str, timeout: float = 300) -> tuple[int, str, int]:
+    """Start ``kcompat ARGS``, wait for ``ready`` in its output, press Ctrl-C; (exit code, output, its pid)."""
     process = subprocess.Popen([KCOMPAT, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert process.stdout is not None
     fd = process.stdout.fileno()  # read unbuffered: a buffered readline hides lines that arrived together
@@ -55,7 +55,7 @@ def _until_ctrl_c(args: list[str], ready: str, timeout: float = 300) -> tuple[in
                 seen += os.read(fd, 65536).decode(errors="replace")
         process.send_signal(signal.SIGINT)
         rest, _ = process.communicate(timeout=120)
-        return process.returncode, seen + rest.decode(errors="replace")
+        return process.returncode, seen + rest.decode(errors="replace"), process.pid
     finally:
         if process.poll() is None:
             process.kill()
@@ -65,12 +65,13 @@ def _until_ctrl_c(args: list[str], ready: str, timeout: float = 300) -> tuple[in
 @pytest.mark.parametrize("args", [["4.4", "--nodes", "3"], ["2.8", "--mode", "zk", "--sasl", "--user", "alice:secret"]],
                          ids=["three-nodes", "sasl"])
 def test_brokers_up_until_ctrl_c(args: list[str]) -> None:
-    before = {p.pid for p in labelled_processes()}
-    code, output = _until_ctrl_c(["brokers", "up", *args], "admin tools")
+    code, output, pid = _until_ctrl_c(["brokers", "up", *args], "admin tools")
     assert code == 130, output
     assert "127.0.0.1:" in output and "secret" not in output
     time.sleep(1)
-    assert not [p for p in labelled_processes() if p.pid not in before], "up left a JVM running"
+    # only this command's JVMs (labelled with its pid as owner): another xdist worker's clusters come and go
+    left = [p for p in labelled_processes() if p.owner.split("-", 1)[0] == str(pid)]
+    assert not left, f"up left a JVM running: {left}"
 
 
 def test_clients_survey_table_and_records() -> None:
@@ -84,7 +85,7 @@ def test_clients_survey_table_and_records() -> None:
 
 def test_repro_keep_keeps_the_cluster_until_ctrl_c(tmp_path: Path) -> None:
     cell = "KIP-525/create-returns-configs[4.4.0-kraft|wire]"
-    code, output = _until_ctrl_c(["repro", cell, "--keep", "--out", str(tmp_path / "r")], "127.0.0.1:", timeout=400)
+    code, output, _ = _until_ctrl_c(["repro", cell, "--keep", "--out", str(tmp_path / "r")], "127.0.0.1:", timeout=400)
     assert code == 130, output
 
 
@@ -113,6 +114,6 @@ def test_images_and_a_broker_in_a_container() -> None:
     assert "3.9" in plan
     _ok(kcompat("images", "build", "2.8", timeout=900))
     assert "2.8" in _ok(kcompat("images", "list"))
-    code, output = _until_ctrl_c(["--provider", "container", "brokers", "up", "2.8", "--mode", "zk"],
-                                 "admin tools", timeout=400)
+    code, output, _ = _until_ctrl_c(["--provider", "container", "brokers", "up", "2.8", "--mode", "zk"],
+                                    "admin tools", timeout=400)
     assert code == 130, output

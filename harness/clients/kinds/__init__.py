@@ -75,6 +75,9 @@ class ClientKind:
     """It can send a request to a broker the caller names (the others pick their own)."""
     lists_by_describe: bool = False
     """It lists topics through DescribeTopicPartitions' listing mode (no names); the others describe by name."""
+    documents_itself: bool = False
+    """Its releases are kafka-clients releases, whose Admin javadoc documents their own cells (DOCS-admin);
+    another kind's cells are documented by the newest kafka-clients release of the catalog."""
     installed: Callable[[], str] | None = None
     """The release this Python has, for a reference that names none (``confluent`` -> ``confluent:2.16.1``)."""
     check_release: Callable[[str, HarnessConfig], str] | None = None

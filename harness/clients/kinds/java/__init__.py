@@ -53,7 +53,7 @@ KIND = ClientKind(
     release_note="the java client needs a kafka-clients release, e.g. java:4.4.0",
     make=_make, limits=_limits, modules=("kcompat.harness.clients.java",),
     refusal=Refusal(exceptions=("UnsupportedVersionException",)),
-    check_release=check_client_release, run_json=_run_json, perform_by_name=_by_name,
+    check_release=check_client_release, run_json=_run_json, perform_by_name=_by_name, documents_itself=True,
     survey_default=lambda catalog: (f"java:{catalog.java_clients[0].version}",
                                     f"java:{catalog.java_clients[-1].version}"),
 )

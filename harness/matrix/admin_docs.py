@@ -1,0 +1,356 @@
+"""The documented side of DOCS-admin: each kafka-clients release's own ``Admin`` javadoc, method by method.
+
+Kafka's ``Admin`` interface (``AdminClient``, an abstract class, before 2.4)
+says in each method's javadoc which brokers support it: "This operation is
+supported by brokers with version 1.0.0 or higher.", with option-level
+sentences beside it ("The validateOnly option is supported from version
+0.10.2.0.", "When using topic IDs, ... inter-broker protocol 2.8 or
+higher.").  The sentences change between releases, so they are read from the
+release's own ``kafka-clients-<release>-sources.jar`` (Maven Central, through
+the same Maven and cache as every jar) and kept verbatim with the release,
+the source path and the line: nothing is copied by hand, and a new release
+brings its own documented side.
+
+A method without such a sentence still has a documented side: the API's
+request schema in the same jar (``common/message/<Api>Request.json``), whose
+``validVersions`` line is the quote; the broker must offer the API.  A
+sentence that speaks of brokers but that no rule here reads is kept as
+``unparsed``: the coverage list shows it with the reason, never a traceback.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import zipfile
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..artifacts import ArtifactStore
+from ..clients.kinds import kind
+from ..config import HarnessConfig
+from ..errors import ArtifactError, ConfigError
+from ..locking import exclusive
+from ..versions import KafkaVersion
+from .claims import BOUND_QUOTE, Claim, KipClaims
+
+FORMAT = 1
+"""Bumped when what is extracted changes: a cached extraction of another format is extracted again."""
+ADMIN_SOURCES = ("org/apache/kafka/clients/admin/Admin.java", "org/apache/kafka/clients/admin/AdminClient.java")
+"""Where the documented interface lives: ``Admin`` from 2.4, ``AdminClient`` (then an abstract class) before."""
+METHOD = "method"
+"""The statement a claim takes by default: the method's own broker sentence."""
+
+_COMMENT = re.compile(r"/\*\*(?P<body>.*?)\*/", re.S)
+_DECLARATION = re.compile(
+    r"\s*(?:@[\w.]+(?:\([^)]*\))?\s*)*"                       # annotations
+    r"(?P<modifiers>(?:(?:public|protected|private|static|default|abstract|final|synchronized)\s+)*)"
+    r"(?:<[^>]*>\s*)?"                                           # type parameters
+    r"(?P<returns>[\w.]+(?:<[^;{}()]*?>)?(?:\[\])*)\s+(?P<name>\w+)\s*\((?P<params>[^)]*)\)")
+_VERSION = r"(\d+(?:\.\d+){1,3})"
+_OR_HIGHER = re.compile(rf"(?:version|protocol)\s+{_VERSION}\s+or\s+(?:higher|later)")
+_OPTION_FROM = re.compile(rf"\bThe (?P<option>\w+) option is supported from version {_VERSION}")
+_WHEN_USING = re.compile(r"^When using (?P<what>[\w\s]+?),")
+_ELECTION = re.compile(rf"{_VERSION} or later if (?P<first>\w+) election is use;\s*otherwise the brokers? "
+                       rf"m[ou]st be {_VERSION} or higher")
+_ABOUT_BROKERS = re.compile(r"supported (?:by|on) (?:the )?brokers?|brokers? m[ou]st be|supported from version")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\*?\s+(?=[A-Z])")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One documented sentence about brokers: what it is about (``method`` or an option), and its minimum."""
+
+    selector: str
+    sentence: str
+    minimum: str
+    """The broker release it names (``1.0.0``; an inter-broker protocol ``2.8`` is that release's)."""
+    line: int
+
+
+@dataclass(frozen=True)
+class MethodDoc:
+    """A public method of the Admin interface (all its overloads) and its broker statements."""
+
+    name: str
+    line: int
+    signatures: tuple[str, ...]
+    statements: tuple[Statement, ...] = ()
+    unparsed: tuple[str, ...] = ()
+    """Sentences about brokers no rule reads: shown in the coverage list with that reason."""
+    static: bool = False
+
+    def statement(self, selector: str) -> Statement | None:
+        return next((s for s in self.statements if s.selector == selector), None)
+
+
+@dataclass(frozen=True)
+class AdminDocs:
+    """One release's Admin interface as its sources say it."""
+
+    release: str
+    source: str
+    """The source path inside the sources jar (``org/apache/kafka/clients/admin/Admin.java``)."""
+    methods: Mapping[str, MethodDoc]
+    schemas: Mapping[str, str] = field(default_factory=dict)
+    """API name -> its request schema's ``"validVersions": ...`` line, verbatim."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "release": self.release, "source": self.source,
+                "methods": [asdict(m) for m in self.methods.values()], "schemas": dict(self.schemas)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> AdminDocs:
+        methods = {}
+        for raw in data["methods"]:
+            statements = tuple(Statement(**s) for s in raw["statements"])
+            methods[raw["name"]] = MethodDoc(raw["name"], raw["line"], tuple(raw["signatures"]), statements,
+                                             tuple(raw["unparsed"]), raw["static"])
+        return cls(data["release"], data["source"], methods, data["schemas"])
+
+
+def _clean(body: str) -> str:
+    """A javadoc comment as prose: no leading ``*``, no block tags, inline tags as their text."""
+    lines = []
+    for line in body.splitlines():
+        text = re.sub(r"^\s*\*\s?", "", line)
+        if text.lstrip().startswith("@"):
+            break  # @param, @return, @throws: the description is over
+        lines.append(text)
+    text = " ".join(lines)
+    text = re.sub(r"\{@(?:link|linkplain)\s+#?([^}\s]+)(?:\s+([^}]*))?\}", lambda m: m.group(2) or m.group(1), text)
+    text = re.sub(r"\{@(?:code|literal)\s+([^}]*)\}", r"\1", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return re.sub(r"\s+", " ", html.unescape(text)).strip()
+
+
+def sentences(body: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(_clean(body)) if s.strip()]
+
+
+def _option_name(what: str) -> str:
+    """``topic IDs`` -> ``topicIds``: a javadoc's words for an option as a claim's ``statement`` names it."""
+    words = what.split()
+    return words[0].lower() + "".join(w[:1].upper() + w[1:].lower() for w in words[1:])
+
+
+def read_statements(sentence: str, line: int) -> tuple[list[Statement], bool]:
+    """The statements one sentence makes, and whether it speaks of broker support at all."""
+    about_brokers = _ABOUT_BROKERS.search(sentence) is not None
+    if (election := _ELECTION.search(sentence)) is not None:
+        first = election["first"]
+        other = "unclean" if first == "preferred" else f"not-{first}"
+        return [Statement(first, sentence, election.group(1), line),
+                Statement(other, sentence, election.group(3), line)], True
+    if (option := _OPTION_FROM.search(sentence)) is not None:
+        return [Statement(option["option"], sentence, option.group(2), line)], True
+    higher = _OR_HIGHER.search(sentence)
+    if higher is None or not about_brokers:
+        return [], about_brokers
+    when = _WHEN_USING.match(sentence)
+    return [Statement(_option_name(when["what"]) if when else METHOD, sentence, higher.group(1), line)], True
+
+
+def _line_in(lines: list[str], sentence: str) -> int:
+    """The index of the comment line where ``sentence`` starts: the first holding its first five words (or as
+    many as fit on one line)."""
+    words = sentence.split()
+    for count in range(min(5, len(words)), 0, -1):
+        head = " ".join(words[:count])
+        found = next((i for i, raw in enumerate(lines) if head in " ".join(raw.split())), None)
+        if found is not None:
+            return found
+    return 0
+
+
+def parse_admin(text: str, source: str) -> dict[str, MethodDoc]:
+    """Every public method of the interface (or abstract class) with its javadoc's broker statements, overloads
+    merged: the first sentence for a selector wins, in source order (the overloads say the same)."""
+    public_by_default = source.endswith("/Admin.java")
+    found: dict[str, dict[str, Any]] = {}
+    for comment in _COMMENT.finditer(text):
+        declaration = _DECLARATION.match(text, comment.end())
+        if declaration is None:
+            continue
+        modifiers = declaration["modifiers"].split()
+        if not public_by_default and "public" not in modifiers:
+            continue
+        if "private" in modifiers or "protected" in modifiers:
+            continue
+        name = declaration["name"]
+        line = text.count("\n", 0, declaration.start("name")) + 1
+        entry = found.setdefault(name, {"line": line, "signatures": [], "statements": {}, "unparsed": [],
+                                        "static": "static" in modifiers})
+        params = re.sub(r"\s+", " ", declaration["params"].strip())
+        entry["signatures"].append(f"{name}({params})")
+        first_line = text.count("\n", 0, comment.start()) + 1
+        raw_lines = comment.group(0).splitlines()
+        for sentence in sentences(comment["body"]):
+            at = first_line + _line_in(raw_lines, sentence)
+            statements, about_brokers = read_statements(sentence, at)
+            for statement in statements:
+                entry["statements"].setdefault(statement.selector, statement)
+            if about_brokers and not statements and sentence not in entry["unparsed"]:
+                entry["unparsed"].append(sentence)
+    return {name: MethodDoc(name, e["line"], tuple(dict.fromkeys(e["signatures"])),
+                            tuple(e["statements"].values()), tuple(e["unparsed"]), e["static"])
+            for name, e in found.items()}
+
+
+_VALID_VERSIONS = re.compile(r'^\s*"validVersions"\s*:\s*"[^"]*"', re.M)
+
+
+def extract(jar: Path, release: str) -> AdminDocs:
+    """The Admin interface's documentation and the request schemas' valid versions, from a sources jar."""
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            names = set(archive.namelist())
+            source = next((s for s in ADMIN_SOURCES if s in names), None)
+            if source is None:
+                raise ArtifactError(f"{jar.name} has neither {' nor '.join(ADMIN_SOURCES)}")
+            methods = parse_admin(archive.read(source).decode("utf-8", errors="replace"), source)
+            schemas = {}
+            for name in sorted(n for n in names if re.fullmatch(r"common/message/\w+Request\.json", n)):
+                found = _VALID_VERSIONS.search(archive.read(name).decode("utf-8", errors="replace"))
+                if found is not None:
+                    schemas[Path(name).stem[:-len("Request")]] = found.group(0).strip()
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise ArtifactError(f"kafka-clients {release}'s sources jar {jar} can't be read: {exc}") from exc
+    if source == ADMIN_SOURCES[0] and "createTopics" not in methods:
+        raise ArtifactError(f"{jar.name}: no Admin method could be read from {source}")
+    return AdminDocs(release, source, methods, schemas)
+
+
+def admin_docs(release: str, config: HarnessConfig) -> AdminDocs:
+    """``release``'s Admin documentation: extracted once from its sources jar, then from the cache."""
+    version = KafkaVersion.parse(release)
+    if version < KafkaVersion.parse("0.11.0"):
+        raise ConfigError(f"kafka-clients {release} has no AdminClient (it came in 0.11.0, KIP-117)")
+    cached = config.cache_dir / "admin-docs" / f"kafka-clients-{release}.json"
+    if cached.is_file():
+        try:
+            data = json.loads(cached.read_text())
+            if data.get("format") == FORMAT:
+                return AdminDocs.from_json(data)
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # damaged or older: extracted again below
+    jar = ArtifactStore(config).resolve_client_sources(release)
+    docs = extract(jar, release)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    with exclusive(cached, timeout=60, waiting_for=f"to write kafka-clients {release}'s Admin documentation"):
+        tmp = cached.with_suffix(".tmp")
+        tmp.write_text(json.dumps(docs.as_json(), indent=1))
+        tmp.replace(cached)
+    return docs
+
+
+def documenting_release(client_kind: str, client_release: str | None, config: HarnessConfig) -> str:
+    """Whose javadoc documents a cell: the cell's own kafka-clients release for a Java client; for any other
+    client the newest kafka-clients release of the catalog (the Admin interface as Kafka documents it now)."""
+    if kind(client_kind).documents_itself and client_release:
+        return client_release
+    from ..catalog import load_catalog
+
+    return str(load_catalog().java_clients[-1].version)
+
+
+def docs_or_older(release: str, config: HarnessConfig) -> tuple[AdminDocs, str | None]:
+    """``release``'s documentation, or when its sources jar does not resolve (kafka-clients 4.4.0's is not
+    served here) the nearest older published release whose jar does (three tried), and a note saying so."""
+    try:
+        return admin_docs(release, config), None
+    except ArtifactError as exc:
+        if config.offline:
+            raise
+        from ..catalog import load_catalog
+        from ..central import _published_clients, _read
+
+        wanted = KafkaVersion.parse(release)
+        published = _published_clients(config, _read, refresh=False) or []
+        candidates = sorted({*published, *(c.version for c in load_catalog().java_clients)}, reverse=True)
+        for older in [v for v in candidates if v < wanted][:3]:
+            try:
+                docs = admin_docs(str(older), config)
+            except ArtifactError:
+                continue
+            return docs, (f"kafka-clients {release}'s sources jar did not resolve ({exc.args[0]}); "
+                          f"documented by {older}'s javadoc")
+        raise
+
+
+def bind(claim: Claim, client_kind: str, client_release: str | None, config: HarnessConfig) -> Claim:
+    """A javadoc claim as one cell documents it: the quote is the sentence of the documenting release (or,
+    for a method without one, its API's ``validVersions`` line), the release bound the sentence's minimum;
+    a client release without the method (or the option) documents the call's absence."""
+    if claim.method is None:
+        return claim
+    release = documenting_release(client_kind, client_release, config)
+    docs, note = docs_or_older(release, config)
+    method = docs.methods.get(claim.method)
+    statement = method.statement(claim.statement) if method is not None else None
+    bound: dict[str, Any] = {"release": docs.release, "source": docs.source, "note": note,
+                             "has_method": method is not None, "statement": claim.statement}
+    since: KafkaVersion | None = None
+    if statement is not None:
+        quote, since = statement.sentence, KafkaVersion.parse(statement.minimum)
+        bound.update(line=statement.line, minimum=statement.minimum)
+    elif method is None:
+        quote = f"kafka-clients {docs.release}'s {Path(docs.source).stem} has no method {claim.method}"
+    elif claim.statement != METHOD:
+        quote = f"kafka-clients {docs.release}'s {claim.method} says nothing of {claim.statement}"
+        bound["has_method"] = False  # the release can't express the option: the client is short
+    elif (line := docs.schemas.get(claim.api)) is not None:
+        quote = line
+        bound.update(source=f"common/message/{claim.api}Request.json")
+    else:
+        quote = f"kafka-clients {docs.release} documents no broker release for {claim.method}"
+    documented = tuple(replace(d, quote=quote) if d.quote == BOUND_QUOTE else d
+                       for d in (*claim.expect, *claim.fallback))
+    expect, fallback = documented[:len(claim.expect)], documented[len(claim.expect):]
+    return replace(claim, expect=expect, fallback=fallback, brokers_since=since, bound=bound)
+
+
+def coverage(document: KipClaims, releases: Sequence[str], config: HarnessConfig) -> list[dict[str, Any]]:
+    """Every public method of each release's Admin interface: a row per broker statement (and per method
+    without one) with the claims resting on it, or why none can (coverage.json, ``kcompat clients
+    admin-docs``).  A release whose sources can't be read is one row saying so, never a traceback."""
+    by_method: dict[tuple[str, str], list[str]] = {}
+    apis: dict[str, str] = {}
+    for claim in document.claims:
+        if claim.method is not None:
+            by_method.setdefault((claim.method, claim.statement), []).append(claim.id)
+            apis.setdefault(claim.method, claim.api)
+    reasons = {s.statement: s.reason for s in document.not_testable}
+    rows: list[dict[str, Any]] = []
+    for release in releases:
+        try:
+            docs, note = docs_or_older(release, config)
+        except (ArtifactError, ConfigError) as exc:
+            rows.append(_row(document.kip, release, "*", f"kafka-clients {release}", [], str(exc)))
+            continue
+        for method in docs.methods.values():
+            documented = [*method.statements]
+            if method.statement(METHOD) is None:  # the method's own side is its API's schema, if it has one
+                line = docs.schemas.get(apis.get(method.name, ""))
+                statement = line or f"(no broker sentence in kafka-clients {docs.release}'s javadoc)"
+                documented.insert(0, Statement(METHOD, statement, "", method.line))
+            for found in documented:
+                claims = by_method.get((method.name, found.selector), [])
+                reason = None if claims else (reasons.get(method.name) or "no claim judges it yet")
+                rows.append(_row(document.kip, release, method.name, found.sentence, claims, reason,
+                                 selector=found.selector, minimum=found.minimum or None, note=note,
+                                 source=docs.source, line=found.line))
+            rows.extend(_row(document.kip, release, method.name, sentence, [],
+                             "the extractor reads no broker release in this sentence", source=docs.source)
+                        for sentence in method.unparsed)
+    return rows
+
+
+def _row(kip: str, release: str, method: str, statement: str, claims: list[str], reason: str | None,
+         **extra: Any) -> dict[str, Any]:
+    return {"kip": kip, "section": f"Admin.{method} (kafka-clients {release})", "statement": statement,
+            "claims": claims, "testable": bool(claims), "reason": reason, "release": release, "method": method,
+            **extra}

@@ -1,0 +1,226 @@
+"""DOCS-admin's documented side, on crafted javadoc and claims: what the extractor reads, what a cell expects."""
+
+from __future__ import annotations
+
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from kcompat.harness.errors import ArtifactError
+from kcompat.harness.matrix.admin_docs import AdminDocs, bind, extract, parse_admin, read_statements
+from kcompat.harness.matrix.claims import BOUND_QUOTE, REFUSED, Claim, load_claims_file
+from kcompat.harness.matrix.verdict import Limits, judge
+from kcompat.harness.versions import KafkaVersion
+
+ADMIN = '''package org.apache.kafka.clients.admin;
+
+public interface Admin extends AutoCloseable {
+
+    /**
+     * Create a new Admin with the given configuration.
+     */
+    static Admin create(Properties props) {
+        return KafkaAdminClient.createInternal(new AdminClientConfig(props, true), null);
+    }
+
+    /**
+     * Create a batch of new topics.
+     * <p>
+     * This operation is supported by brokers with version 0.10.1.0 or higher. The validateOnly option is supported
+     * from version 0.10.2.0.
+     *
+     * @param newTopics The new topics to create.
+     * @return The CreateTopicsResult.
+     */
+    CreateTopicsResult createTopics(Collection<NewTopic> newTopics, CreateTopicsOptions options);
+
+    /**
+     * When using topic IDs, this operation is supported by brokers with inter-broker protocol 2.8 or higher.
+     * When using topic names, this operation is supported by brokers with version 0.10.1.0 or higher.
+     */
+    @Deprecated
+    default DeleteTopicsResult deleteTopics(TopicCollection topics) {
+        return deleteTopics(topics, new DeleteTopicsOptions());
+    }
+
+    /**
+     * Elect a replica as leader.
+     * <p>
+     * This operation is supported by brokers with version 2.2.0 or later if preferred election is use;
+     * otherwise the brokers most be 2.4.0 or higher.
+     */
+    ElectLeadersResult electLeaders(ElectionType electionType, Set<TopicPartition> partitions, ElectLeadersOptions o);
+
+    /**
+     * Describe producers.
+     */
+    DescribeProducersResult describeProducers(Collection<TopicPartition> partitions);
+
+    /**
+     * This is supported by brokers of the newest kind only, whatever that means.
+     */
+    FenceProducersResult fenceProducers(Collection<String> transactionalIds);
+}
+'''
+
+OLD_ADMIN = '''public abstract class AdminClient implements AutoCloseable {
+    /**
+     * See the overload for more details.*
+     *
+     * This operation is supported by brokers with version 2.3.0 or higher.
+     */
+    public AlterConfigsResult incrementalAlterConfigs(Map<ConfigResource, Collection<AlterConfigOp>> configs) {
+        return incrementalAlterConfigs(configs, new AlterConfigsOptions());
+    }
+
+    /**
+     * Internal: not a public method.
+     *
+     * This operation is supported by brokers with version 9.9.9 or higher.
+     */
+    protected abstract void internal();
+}
+'''
+
+
+def test_every_public_method_with_its_statements_verbatim() -> None:
+    methods = parse_admin(ADMIN, "org/apache/kafka/clients/admin/Admin.java")
+    assert list(methods) == ["create", "createTopics", "deleteTopics", "electLeaders", "describeProducers",
+                             "fenceProducers"]
+    assert methods["create"].static and not methods["create"].statements
+    create = {s.selector: (s.minimum, s.sentence) for s in methods["createTopics"].statements}
+    assert create == {"method": ("0.10.1.0", "This operation is supported by brokers with version 0.10.1.0 or "
+                                             "higher."),
+                      "validateOnly": ("0.10.2.0", "The validateOnly option is supported from version 0.10.2.0.")}
+    assert methods["createTopics"].statement("method").line == 15  # type: ignore[union-attr]
+    assert {s.selector: s.minimum for s in methods["deleteTopics"].statements} == {"topicIds": "2.8",
+                                                                                   "topicNames": "0.10.1.0"}
+    assert {s.selector: s.minimum for s in methods["electLeaders"].statements} == {"preferred": "2.2.0",
+                                                                                   "unclean": "2.4.0"}
+    assert methods["describeProducers"].statements == () and methods["describeProducers"].unparsed == ()
+    # a sentence about broker support that no rule reads is kept, to be shown with that reason
+    assert methods["fenceProducers"].unparsed == ("This is supported by brokers of the newest kind only, whatever "
+                                                  "that means.",)
+
+
+def test_an_abstract_class_before_2_4_lists_its_public_methods_only() -> None:
+    methods = parse_admin(OLD_ADMIN, "org/apache/kafka/clients/admin/AdminClient.java")
+    assert list(methods) == ["incrementalAlterConfigs"]  # the protected one is not the public interface
+    (statement,) = methods["incrementalAlterConfigs"].statements
+    # the source's own stray '*' after a full stop does not glue two sentences into one quote
+    assert statement.sentence == "This operation is supported by brokers with version 2.3.0 or higher."
+
+
+def test_a_sentence_without_broker_support_is_no_statement() -> None:
+    assert read_statements("Create a batch of new topics.", 1) == ([], False)
+    statements, about = read_statements("The following exceptions can be anticipated: X if the request is not "
+                                        "supported.", 1)
+    assert statements == [] and not about
+
+
+def _jar(tmp_path: Path, files: dict[str, str]) -> Path:
+    jar = tmp_path / "kafka-clients-9.9.9-sources.jar"
+    with zipfile.ZipFile(jar, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return jar
+
+
+def test_extract_reads_the_interface_and_the_schemas_valid_versions(tmp_path: Path) -> None:
+    jar = _jar(tmp_path, {"org/apache/kafka/clients/admin/Admin.java": ADMIN,
+                          "common/message/DescribeProducersRequest.json": '{\n  "apiKey": 61,\n'
+                                                                          '  "validVersions": "0",\n}'})
+    docs = extract(jar, "9.9.9")
+    assert docs.source == "org/apache/kafka/clients/admin/Admin.java"
+    assert docs.schemas == {"DescribeProducers": '"validVersions": "0"'}
+    assert AdminDocs.from_json(docs.as_json()) == docs  # what the cache holds reads back the same
+
+
+def test_a_jar_without_the_interface_or_not_a_jar_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(ArtifactError, match="has neither .*Admin.java"):
+        extract(_jar(tmp_path, {"README": "x"}), "9.9.9")
+    broken = tmp_path / "broken.jar"
+    broken.write_bytes(b"not a zip")
+    with pytest.raises(ArtifactError, match="can't be read"):
+        extract(broken, "9.9.9")
+
+
+BOOK = '''kip = "DOCS-admin"
+source = "javadoc:Admin"
+
+[[claim]]
+id = "create-topics"
+method = "createTopics"
+section = "Admin.createTopics"
+api = "CreateTopics"
+versions = "0+"
+probe = "create_topic"
+
+  [[claim.expect]]
+  observe = { error = "NONE", created = true }
+'''
+
+
+@pytest.fixture
+def claim(tmp_path: Path) -> Claim:
+    path = tmp_path / "DOCS-admin.toml"
+    path.write_text(BOOK)
+    (loaded,) = load_claims_file(path).claims
+    return loaded
+
+
+def _bound(claim: Claim, *, has_method: bool = True, since: str | None = "0.10.1.0") -> Claim:
+    quote = "This operation is supported by brokers with version 0.10.1.0 or higher."
+    documented = tuple(replace(d, quote=quote) for d in (*claim.expect, *claim.fallback))
+    return replace(claim, expect=documented[:1], fallback=documented[1:],
+                   brokers_since=KafkaVersion.parse(since) if since else None,
+                   bound={"release": "4.3.1", "has_method": has_method, "statement": "method"})
+
+
+def _limits(broker: str, *, broker_max: int | None = 7, client_min: int | None = None) -> Limits:
+    return Limits(broker_max, 7, 0, KafkaVersion.parse(broker), client_min)
+
+
+WORKED = {"error": "NONE", "created": True, "exception": None}
+REFUSAL = {"error": "UNSUPPORTED_VERSION", "created": False, "exception": "UnsupportedVersionException"}
+
+
+def test_a_javadoc_claim_needs_no_quote_or_fallback_and_documents_the_refusal(claim: Claim) -> None:
+    assert claim.method == "createTopics" and claim.statement == "method"
+    assert claim.expect[0].quote == BOUND_QUOTE
+    (fallback,) = claim.fallback
+    assert fallback.observe == {REFUSED: True} and set(fallback.limited_by) == {"broker", "client", "both"}
+
+
+def test_at_or_above_the_sentences_release_the_call_works_and_a_client_refusal_is_a_deviation(claim: Claim) -> None:
+    bound = _bound(claim)
+    assert judge(bound, "java", _limits("2.2.0"), WORKED).outcome == "pass"
+    # kafka-clients 4.x refuses brokers older than 2.1 (its oldest versions are above theirs) though its
+    # javadoc still says 0.10.1.0: the client's own documentation promised the pair
+    refused = judge(bound, "java", _limits("0.10.2.2", broker_max=2, client_min=3), REFUSAL)
+    assert refused.outcome == "deviation" and refused.limited_by is None
+    assert {d["key"] for d in refused.differences} == {"error", "created"}
+
+
+def test_below_the_sentences_release_the_refusal_is_unsupported_and_working_is_a_finding(claim: Claim) -> None:
+    bound = _bound(claim, since="2.4.0")
+    assert judge(bound, "java", _limits("2.2.0"), REFUSAL).outcome == "unsupported"
+    worked = judge(bound, "java", _limits("2.2.0"), WORKED)
+    assert worked.outcome == "deviation" and worked.limited_by == "broker"
+    assert worked.differences == [{"key": REFUSED, "documented": True, "observed": False}]
+
+
+def test_a_release_without_the_method_is_short_on_the_client_side(claim: Claim) -> None:
+    bound = _bound(claim, has_method=False, since=None)
+    absent = {"exception": "NoSuchMethodException"}
+    verdict = judge(bound, "java", _limits("4.4.0"), absent)
+    assert (verdict.outcome, verdict.limited_by) == ("unsupported", "client")
+    assert verdict.documented["javadoc"]["has_method"] is False
+    assert judge(bound, "confluent", _limits("4.4.0"), {"exception": "NotImplementedError"}).outcome == "unsupported"
+
+
+def test_bind_leaves_a_claim_of_another_document_alone(claim: Claim) -> None:
+    other = replace(claim, method=None)
+    assert bind(other, "java", "4.4.0", None) is other  # type: ignore[arg-type]
