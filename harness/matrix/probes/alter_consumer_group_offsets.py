@@ -6,10 +6,9 @@ from typing import Any
 
 from ...operations.alter_consumer_group_offsets import ALTER_CONSUMER_GROUP_OFFSETS, AlterConsumerGroupOffsetsArgs
 from ..probe import ProbeContext
-from ..setups.groups import committed_group, fetched_offsets
+from ..setups.groups import committed_group, fetched_offsets, member_as_asked
 from . import ProbeSpec, probe
-from ._groups import group_common, member_as_asked
-from ._shared import COMMON
+from ._shared import COMMON, many_common
 
 
 @probe(ProbeSpec("alter_consumer_group_offsets", COMMON | {"offsets_after", "altered"},
@@ -26,7 +25,7 @@ def alter_consumer_group_offsets(ctx: ProbeContext) -> dict[str, Any]:
         result = ctx.call(ALTER_CONSUMER_GROUP_OFFSETS,
                           AlterConsumerGroupOffsetsArgs(group, [(topic, p, o) for p, o in enumerate(to)]))
         after = fetched_offsets(ctx, group, topic, len(committed))
-    observed = group_common(result)
+    observed = many_common(result)
     observed["offsets_after"] = [after.get(p) for p in range(len(committed))]
     observed["altered"] = observed["offsets_after"] == to
     return observed

@@ -9,10 +9,9 @@ from ...operations.delete_consumer_group_offsets import (
     DeleteConsumerGroupOffsetsArgs,
 )
 from ..probe import ProbeContext
-from ..setups.groups import committed_group, fetched_offsets
+from ..setups.groups import committed_group, fetched_offsets, member_as_asked
 from . import ProbeSpec, probe
-from ._groups import group_common, member_as_asked
-from ._shared import COMMON
+from ._shared import COMMON, many_common
 
 
 @probe(ProbeSpec("delete_consumer_group_offsets", COMMON | {"offsets_after", "deleted"},
@@ -29,7 +28,7 @@ def delete_consumer_group_offsets(ctx: ProbeContext) -> dict[str, Any]:
     with member_as_asked(ctx, group, topic, len(committed)):
         result = ctx.call(DELETE_CONSUMER_GROUP_OFFSETS, DeleteConsumerGroupOffsetsArgs(group, partitions))
         after = fetched_offsets(ctx, group, topic, len(committed))
-    observed = group_common(result)
+    observed = many_common(result)
     observed["offsets_after"] = [after.get(p) for p in range(len(committed))]
     observed["deleted"] = all(o is None for o in observed["offsets_after"])
     return observed

@@ -7,10 +7,9 @@ from typing import Any
 from ...operations.delete_consumer_groups import DELETE_CONSUMER_GROUPS, DeleteConsumerGroupsArgs
 from ...waiting import attempts
 from ..probe import ProbeContext
-from ..setups.groups import committed_group, listed_groups
+from ..setups.groups import committed_group, listed_groups, member_as_asked
 from . import ProbeSpec, probe
-from ._groups import group_common, member_as_asked
-from ._shared import COMMON, SETTLE
+from ._shared import COMMON, SETTLE, many_common
 
 
 @probe(ProbeSpec("delete_consumer_groups", COMMON | {"deleted"}, {"member": str},
@@ -22,7 +21,7 @@ def delete_consumer_groups(ctx: ProbeContext) -> dict[str, Any]:
     group, topic = committed_group(ctx, {0: 1})
     with member_as_asked(ctx, group, topic, 1):
         result = ctx.call(DELETE_CONSUMER_GROUPS, DeleteConsumerGroupsArgs([group]))
-    observed = group_common(result)
+    observed = many_common(result)
     listed = group in listed_groups(ctx)
     if observed.get("error") == "NONE" and listed:
         for _ in attempts(SETTLE, interval=0.2):

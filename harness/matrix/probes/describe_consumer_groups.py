@@ -7,10 +7,9 @@ from typing import Any
 from ...clients.kinds.wire._groups import coordinator
 from ...operations.describe_consumer_groups import DESCRIBE_CONSUMER_GROUPS, DescribeConsumerGroupsArgs
 from ..probe import ProbeContext
-from ..setups.groups import committed_group
+from ..setups.groups import committed_group, member_as_asked
 from . import ProbeSpec, probe
-from ._groups import group_common, member_as_asked
-from ._shared import COMMON
+from ._shared import COMMON, many_common
 
 
 @probe(ProbeSpec("describe_consumer_groups", COMMON | {"described", "state", "members", "member_instance_ids",
@@ -27,7 +26,7 @@ def describe_consumer_groups(ctx: ProbeContext) -> dict[str, Any]:
     asked = bool(ctx.args.get("include_authorized_operations", False))
     with member_as_asked(ctx, group, topic, 1):
         result = ctx.call(DESCRIBE_CONSUMER_GROUPS, DescribeConsumerGroupsArgs([group], asked))
-    observed = group_common(result)
+    observed = many_common(result)
     mine = next((r for r in result.resources if r.resource == group), None)
     observed["described"] = mine is not None and mine.error_code == 0 and mine.exception is None
     if mine is None or not observed["described"]:

@@ -6,10 +6,9 @@ from typing import Any
 
 from ...operations.list_consumer_group_offsets import LIST_CONSUMER_GROUP_OFFSETS, ListConsumerGroupOffsetsArgs
 from ..probe import ProbeContext
-from ..setups.groups import committed_group
+from ..setups.groups import committed_group, member_as_asked, partition_results
 from . import ProbeSpec, probe
-from ._groups import group_common, member_as_asked, partition_results
-from ._shared import COMMON
+from ._shared import COMMON, many_common
 
 
 @probe(ProbeSpec("list_consumer_group_offsets", COMMON | {"offsets"}, {"committed": list, "member": str},
@@ -22,7 +21,7 @@ def list_consumer_group_offsets(ctx: ProbeContext) -> dict[str, Any]:
     group, topic = committed_group(ctx, dict(enumerate(committed)))
     with member_as_asked(ctx, group, topic, len(committed)):
         result = ctx.call(LIST_CONSUMER_GROUP_OFFSETS, ListConsumerGroupOffsetsArgs(group))
-    observed = group_common(result)
+    observed = many_common(result)
     if result.exception is None and observed.get("error") == "NONE":
         found = partition_results(result, topic)
         observed["offsets"] = [found[p].fields.get("offset") if p in found else None

@@ -6,10 +6,9 @@ from typing import Any
 
 from ...operations.list_consumer_groups import LIST_CONSUMER_GROUPS, ListConsumerGroupsArgs
 from ..probe import ProbeContext
-from ..setups.groups import committed_group
+from ..setups.groups import committed_group, member_as_asked
 from . import ProbeSpec, probe
-from ._groups import group_common, member_as_asked
-from ._shared import COMMON
+from ._shared import COMMON, many_common
 
 
 @probe(ProbeSpec("list_consumer_groups", COMMON | {"listed", "state"},
@@ -22,7 +21,7 @@ def list_consumer_groups(ctx: ProbeContext) -> dict[str, Any]:
     group, topic = committed_group(ctx, {0: 1})
     with member_as_asked(ctx, group, topic, 1):
         result = ctx.call(LIST_CONSUMER_GROUPS, ListConsumerGroupsArgs(tuple(ctx.args.get("states", ()))))
-    observed = group_common(result)
+    observed = many_common(result)
     mine = [r for r in result.resources if r.resource == group]
     observed["listed"] = bool(mine)
     if mine and "state" in mine[0].fields and mine[0].fields["state"] is not None:

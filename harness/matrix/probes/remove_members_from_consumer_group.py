@@ -12,8 +12,7 @@ from ...waiting import attempts
 from ..probe import ProbeContext, ProbeFailed
 from ..setups.groups import committed_group, described, live_member
 from . import ProbeSpec, probe
-from ._groups import group_common
-from ._shared import COMMON, SETTLE
+from ._shared import COMMON, SETTLE, many_common
 
 TARGETS = ("member", "unknown")
 
@@ -32,7 +31,7 @@ def remove_members_from_consumer_group(ctx: ProbeContext) -> dict[str, Any]:
     with live_member(ctx, group, topic, 1, instance) as member:
         removing = instance if target == "member" else f"{group}-nobody"
         result = ctx.call(REMOVE_MEMBERS_FROM_CONSUMER_GROUP, RemoveMembersFromConsumerGroupArgs(group, [removing]))
-        observed = group_common(result)
+        observed = many_common(result)
         view = described(ctx, group)
         if observed.get("error") == "NONE" and view.members:
             for _ in attempts(SETTLE, interval=0.2):

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...clients.base import error_name
+from ...clients.base import AdminResult, ResourceOutcome, error_name
 from ...clients.kinds.wire._groups import (
     DESCRIBE_GROUPS,
     HEARTBEAT,
@@ -240,6 +240,35 @@ def join(ctx: ProbeContext, group: str, topic: str, partitions: int, instance_id
     member = LiveMember(group, member_id, generation, instance_id, client, found.address)
     member.start()
     return member
+
+
+MEMBERS = ("none", "dynamic", "static")
+"""A claim's ``member``: no member (the group only has committed offsets), or a live one, static with a
+``group.instance.id`` (KIP-345)."""
+
+
+@contextmanager
+def member_as_asked(ctx: ProbeContext, group: str, topic: str, partitions: int) -> Iterator[LiveMember | None]:
+    """The live member the claim's ``member`` asks for, for the duration of the block (or None)."""
+    kind = ctx.args.get("member", "none")
+    if kind not in MEMBERS:
+        raise ProbeFailed(f"member is one of {', '.join(MEMBERS)}, not {kind!r}")
+    if kind == "none":
+        yield None
+        return
+    instance = f"{group}-instance" if kind == "static" else None
+    with live_member(ctx, group, topic, partitions, instance) as member:
+        yield member
+
+
+def partition_results(result: AdminResult, topic: str) -> dict[int, ResourceOutcome]:
+    """A call's results named ``topic:partition``, by partition."""
+    found = {}
+    for outcome in result.resources:
+        name, _, partition = outcome.resource.rpartition(":")
+        if name == topic and partition.isdigit():
+            found[int(partition)] = outcome
+    return found
 
 
 @contextmanager

@@ -29,14 +29,16 @@ def describe_consumer_groups(client: WireClient, args: DescribeConsumerGroupsArg
     outcomes: list[ResourceOutcome] = []
     sent: int | None = None
     fields_seen: tuple[str, ...] = ()
-    unsupported: tuple[str, ...] = ()
+    asked = args.include_authorized_operations
     for group in args.groups:
-        asked = args.include_authorized_operations
 
-        def build(v: int, options: dict[str, bool], group: str = group, asked: bool = asked) -> Any:
-            return request(DESCRIBE_GROUPS, v, groups=(group,), include_authorized_operations=asked)
+        def build(v: int, options: dict[str, bool], group: str = group) -> Any:
+            return request(DESCRIBE_GROUPS, v, groups=(group,),
+                           include_authorized_operations=options.get("include_authorized_operations", False))
 
-        answer = send_to_coordinator(client, "describe_consumer_groups", DESCRIBE_GROUPS, group, version, build)
+        # a version without the option (before v3) can't say what was asked: nothing is sent, and the record says so
+        answer = send_to_coordinator(client, "describe_consumer_groups", DESCRIBE_GROUPS, group, version, build,
+                                     {"include_authorized_operations": asked})
         if isinstance(answer, AdminResult):
             if answer.exception:
                 return answer
@@ -55,11 +57,8 @@ def describe_consumer_groups(client: WireClient, args: DescribeConsumerGroupsArg
                             for m in described.members]}
             if has(described, "authorized_operations"):
                 fields["authorized_operations"] = operations_of(int(described.authorized_operations))
-            elif asked:
-                unsupported = ("include_authorized_operations",)
             fields_seen = tuple(fields)
             outcomes.append(ResourceOutcome.of(str(described.group_id), int(described.error_code),
                                                getattr(described, "error_message", None), **fields))
-    return AdminResult("describe_consumer_groups", client.kind, client.version, sent, tuple(outcomes),
-                       fields_seen, unsupported_options=unsupported)
+    return AdminResult("describe_consumer_groups", client.kind, client.version, sent, tuple(outcomes), fields_seen)
 
