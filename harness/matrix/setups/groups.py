@@ -194,6 +194,12 @@ class LiveMember:
             self.client.close()
 
 
+def static_membership(ctx: ProbeContext) -> bool:
+    """Whether the broker takes a static member (JoinGroup v5+ carries group.instance.id, brokers 2.3+)."""
+    offered = {r.api_key: r for r in ctx.cluster.api_versions}
+    return JOIN_GROUP in offered and offered[JOIN_GROUP].max_version >= 5
+
+
 def join(ctx: ProbeContext, group: str, topic: str, partitions: int, instance_id: str | None = None) -> LiveMember:
     """Set-up: a new member of ``group`` subscribed to ``topic`` and assigned all of it (it leads the group),
     heartbeating until stopped; static with ``instance_id`` (JoinGroup v5+, brokers 2.3+)."""
