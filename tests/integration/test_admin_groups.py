@@ -25,6 +25,8 @@ BROKERS = {"old": ("2.3", "zk"), "new": ("3.9", "kraft")}
 CLIENTS = ["wire", "confluent", "java:3.9.1", "java:2.3.1"]
 SINCE_2_4 = KafkaVersion.parse("2.4")
 SINCE_2_6 = KafkaVersion.parse("2.6")
+SINCE_3_8 = KafkaVersion.parse("3.8")
+SINCE_4_0 = KafkaVersion.parse("4.0")
 REFUSALS = {"UnsupportedVersion", "UnsupportedOption", "UnsupportedVersionException", "_UNSUPPORTED_FEATURE"}
 JAVA_SINCE = {"alter_consumer_group_offsets": SINCE_2_4, "delete_consumer_group_offsets": SINCE_2_4,
               "remove_members_from_consumer_group": SINCE_2_4, "states": SINCE_2_6}
@@ -162,3 +164,24 @@ def test_remove_members_from_consumer_group(broker: Any, client: Any, kc_config:
     nobody = observe("remove_members_from_consumer_group", broker, client, kc_config, unique_topic,
                       target="unknown")
     assert nobody["error"] == "UNKNOWN_MEMBER_ID" and nobody["removed"] is False, nobody
+
+
+@pytest.mark.parametrize("ref", [*CLIENTS, "java:4.4.0"])
+def test_list_groups(broker: Any, admin_client_factory: Any, ref: str, kc_config: Any, unique_topic: Any) -> None:
+    """KIP-1043's listGroups: kafka-clients 4.0+ and the wire client; types (ListGroups v5) from 3.8 brokers."""
+    client = admin_client_factory(broker, ref)
+    seen = observe("list_groups", broker, client, kc_config, unique_topic)
+    has_it = client.kind == "wire" or (client.kind == "java" and KafkaVersion.parse(client.version) >= SINCE_4_0)
+    if not has_it:
+        assert seen["exception"] in ("NoSuchMethodException", "NotImplementedError") and not seen["listed"], seen
+        return
+    assert seen["exception"] is None and seen["error"] == "NONE" and seen["listed"] is True, seen
+    typed = observe("list_groups", broker, client, kc_config, unique_topic, types=["classic"])
+    if _version(broker) >= SINCE_3_8:
+        assert typed["listed"] is True and typed["type"] == "classic", typed
+        other = observe("list_groups", broker, client, kc_config, unique_topic, types=["consumer"])
+        assert other["error"] == "NONE" and other["listed"] is False, other
+    elif client.kind == "java":  # kafka-clients 4.x lists without the filter it can't send: a finding, as seen
+        assert not refused(typed) and typed["listed"] is True and "type" not in typed, typed
+    else:
+        assert refused(typed), typed
