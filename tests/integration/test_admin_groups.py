@@ -185,3 +185,17 @@ def test_list_groups(broker: Any, admin_client_factory: Any, ref: str, kc_config
         assert not refused(typed) and typed["listed"] is True and "type" not in typed, typed
     else:
         assert refused(typed), typed
+
+
+@pytest.mark.parametrize("ref", [*CLIENTS, "java:4.4.0"])
+def test_describe_classic_groups(broker: Any, admin_client_factory: Any, ref: str, kc_config: Any,
+                                 unique_topic: Any) -> None:
+    """KIP-1043's describeClassicGroups: kafka-clients 4.0+ and the wire client (DescribeGroups)."""
+    client = admin_client_factory(broker, ref)
+    seen = observe("describe_classic_groups", broker, client, kc_config, unique_topic, member="dynamic")
+    has_it = client.kind == "wire" or (client.kind == "java" and KafkaVersion.parse(client.version) >= SINCE_4_0)
+    if not has_it:
+        assert seen["exception"] in ("NoSuchMethodException", "NotImplementedError") and not seen["described"], seen
+        return
+    assert seen["exception"] is None and seen["described"] is True, seen
+    assert seen["state"] == "Stable" and seen["members"] == 1 and seen["coordinator_found"] is True, seen

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...clients import AdminResult
 from ...clients.kinds.wire._groups import coordinator
 from ...operations.describe_consumer_groups import DESCRIBE_CONSUMER_GROUPS, DescribeConsumerGroupsArgs
 from ..probe import ProbeContext
@@ -26,6 +27,11 @@ def describe_consumer_groups(ctx: ProbeContext) -> dict[str, Any]:
     asked = bool(ctx.args.get("include_authorized_operations", False))
     with member_as_asked(ctx, group, topic, 1):
         result = ctx.call(DESCRIBE_CONSUMER_GROUPS, DescribeConsumerGroupsArgs([group], asked))
+    return described_group(ctx, result, group)
+
+
+def described_group(ctx: ProbeContext, result: AdminResult, group: str) -> dict[str, Any]:
+    """The observation of a describe call's result for ``group`` (describeClassicGroups' probe shares it)."""
     observed = many_common(result)
     mine = next((r for r in result.resources if r.resource == group), None)
     observed["described"] = mine is not None and mine.error_code == 0 and mine.exception is None
