@@ -296,8 +296,3 @@ def _config_entry(entry: Any) -> dict[str, Any]:
             value = getattr(entry, attribute)
             out[attribute] = getattr(value, "name", value)
     return out
-
-
-__all__ = ["CALL_TIMEOUT", "ConfluentClient", "ck", "confluent_kafka", "installed_version", "librdkafka_version"]
-"""``ck`` and ``confluent_kafka`` too: a kind's operation module (kinds/confluent/) builds the library's types
-through this adapter, the one module that imports the library."""

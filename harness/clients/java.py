@@ -272,6 +272,11 @@ class JavaClient:
         versions: dict[str, int] = self.sidecar.call("api_versions", None, {})["api_versions"]
         return versions
 
+    def client_api_keys(self) -> dict[str, int]:
+        """Each ``ApiKeys`` name's key in this release (a release may rename an API; the key stays)."""
+        keys: dict[str, int] = self.sidecar.call("api_versions", None, {}).get("api_keys", {})
+        return keys
+
     def client_oldest_versions(self) -> dict[str, int]:
         """The oldest request version this kafka-clients still sends, per API (4.0 dropped many, KIP-896)."""
         versions: dict[str, int] = self.sidecar.call("api_versions", None, {}).get("oldest_versions", {})

@@ -276,7 +276,7 @@ def docs_or_older(release: str, config: HarnessConfig) -> tuple[AdminDocs, str |
                 docs = admin_docs(str(older), config)
             except ArtifactError:
                 continue
-            return docs, (f"kafka-clients {release}'s sources jar did not resolve ({exc.args[0]}); "
+            return docs, (f"kafka-clients {release}'s sources jar did not resolve (Maven's log: {exc.log}); "
                           f"documented by {older}'s javadoc")
         raise
 
@@ -291,7 +291,7 @@ def bind(claim: Claim, client_kind: str, client_release: str | None, config: Har
     docs, note = docs_or_older(release, config)
     method = docs.methods.get(claim.method)
     statement = method.statement(claim.statement) if method is not None else None
-    bound: dict[str, Any] = {"release": docs.release, "source": docs.source, "note": note,
+    bound: dict[str, Any] = {"release": docs.release, "source": docs.source, "note": note, "method": claim.method,
                              "has_method": method is not None, "statement": claim.statement}
     since: KafkaVersion | None = None
     if statement is not None:

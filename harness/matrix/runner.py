@@ -336,8 +336,10 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
                  f"{untestable} not testable (reasons in coverage.json)")
     for release in sorted({row["release"] for row in rows if "method" in row}, key=KafkaVersion.parse):
         methods = _methods(rows, release)
+        read = {str(row["note"]).rsplit("; ", 1)[-1] for row in rows if row.get("release") == release and row.get("note")}
         lines.append(f"coverage: kafka-clients {release}'s Admin: {len(methods)} public methods, "
-                     f"{sum(methods.values())} with claims (the others' reasons in coverage.json)")
+                     f"{sum(methods.values())} with claims (the others' reasons in coverage.json)"
+                     + "".join(f"; {r}" for r in sorted(read)))
     run.update(_kinds_json(lambda name: RunReleases((), (), tuple(
         (r.client_version, r.librdkafka_version) for r in latest.values() if r.client_kind == name))))
     run["broker_java"] = sorted({r.java_version for r in latest.values() if r.java_version})

@@ -176,6 +176,8 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
     short = limited_by(claim.min_version, limits, claim.brokers_since, sends_request=sends)
     bound = claim.bound  # a javadoc claim, bound to the cell's kafka-clients release
     has_method = bound is None or bool(bound.get("has_method", True))
+    if bound is not None and not kind(client_kind).documents_itself and observed.get("exception") in ABSENT_METHOD:
+        has_method = False  # the documenting release has it, this client's library does not: asserted by absence
     if bound is not None:
         observed = {**observed, REFUSED: call_refused(observed, client_kind)}
         if not has_method:  # the release lacks the method: the client is short
@@ -187,8 +189,9 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
     if in_range:
         short = None
     refused = sends and (limits.refused or (limits.client_refuses and not in_range))
+    refusal = call_refused if bound is not None else refusal_observed  # a javadoc claim: a missing method too
     verdict = _judged(refusal_documented(claim, limits) if refused else documented_for(claim, client_kind, short),
-                      short, {**observed, "refused": refusal_observed(observed, client_kind)} if refused else observed)
+                      short, {**observed, "refused": refusal(observed, client_kind)} if refused else observed)
     if (sends and limits.absent and not in_range and verdict.outcome == "deviation"
             and refusal_observed(observed, client_kind)):
         return Verdict("unsupported", short, refusal_documented(claim, limits))

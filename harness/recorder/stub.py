@@ -5,9 +5,10 @@ newest), so a broker that advertises every version of every API kio knows
 makes a client show its own newest.  The stub is one node that is also the
 controller; it answers Metadata with the topics asked for (one partition
 each, led by itself), and the admin calls kcompat makes (CreateTopics,
-CreatePartitions, DescribeConfigs, CreateAcls, DeleteTopics...) with success
-for each resource; any other API of a version kio knows gets its blank
-response.  A request of a version kio can't decode is recorded, then the
+CreatePartitions, DescribeConfigs, CreateAcls, DeleteTopics, AlterConfigs,
+DeleteRecords, ListOffsets...) with success for each resource (a blank
+answer leaves a client waiting for its resources); any other API of a
+version kio knows gets its blank response.  A request of a version kio can't decode is recorded, then the
 connection is closed (ApiVersions gets Kafka's UNSUPPORTED_VERSION answer).
 
 Threads, not asyncio: the stub runs beside a client that blocks (librdkafka's
@@ -139,6 +140,21 @@ def _delete_topics(request: Any, schema: type[Any], stub: StubBroker) -> Any:
     return blank(schema, responses=tuple(blank(item_type(schema, "responses"), name=n) for n in names))
 
 
+def _alter_configs(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    """AlterConfigs and IncrementalAlterConfigs: success for each resource."""
+    result = item_type(schema, "responses")
+    return blank(schema, responses=tuple(blank(result, resource_type=r.resource_type, resource_name=r.resource_name)
+                                         for r in request.resources))
+
+
+def _by_partition(request: Any, schema: type[Any], **values: Any) -> Any:
+    """DeleteRecords, ListOffsets and OffsetCommit: success for each partition asked for, with ``values``."""
+    topic = item_type(schema, "topics")
+    partition = item_type(topic, "partitions")
+    return blank(schema, topics=tuple(blank(topic, name=t.name, partitions=tuple(
+        blank(partition, partition_index=p.partition_index, **values) for p in t.partitions)) for t in request.topics))
+
+
 def _find_coordinator(request: Any, schema: type[Any], stub: StubBroker) -> Any:
     """The stub coordinates every group: a client sends a group's requests (OffsetFetch, DescribeGroups...)
     only once FindCoordinator names a node it can reach."""
@@ -171,18 +187,15 @@ def _offset_fetch(request: Any, schema: type[Any], stub: StubBroker) -> Any:
     return blank(schema, groups=tuple(blank(item_type(schema, "groups"), group_id=g.group_id) for g in request.groups))
 
 
-def _offset_commit(request: Any, schema: type[Any], stub: StubBroker) -> Any:
-    topic_type = item_type(schema, "topics")
-    partition_type = item_type(topic_type, "partitions")
-    return blank(schema, topics=tuple(blank(topic_type, name=t.name, partitions=tuple(
-        blank(partition_type, partition_index=p.partition_index) for p in t.partitions)) for t in request.topics))
-
-
 ANSWERS: dict[str, Answer] = {
     "ApiVersions": _api_versions, "Metadata": _metadata, "CreateTopics": _create_topics,
     "CreatePartitions": _create_partitions, "DescribeConfigs": _describe_configs, "CreateAcls": _create_acls,
-    "DeleteTopics": _delete_topics, "FindCoordinator": _find_coordinator, "DeleteGroups": _delete_groups,
-    "DescribeGroups": _describe_groups, "ConsumerGroupDescribe": _consumer_group_describe, "OffsetFetch": _offset_fetch, "OffsetCommit": _offset_commit,
+    "DeleteTopics": _delete_topics, "AlterConfigs": _alter_configs, "IncrementalAlterConfigs": _alter_configs,
+    "DeleteRecords": lambda request, schema, stub: _by_partition(request, schema, low_watermark=0),
+    "ListOffsets": lambda request, schema, stub: _by_partition(request, schema, offset=0, timestamp=-1),
+    "FindCoordinator": _find_coordinator, "DeleteGroups": _delete_groups, "DescribeGroups": _describe_groups,
+    "ConsumerGroupDescribe": _consumer_group_describe, "OffsetFetch": _offset_fetch,
+    "OffsetCommit": lambda request, schema, stub: _by_partition(request, schema),
 }
 """What a client needs more than a blank answer for, by API name; every other API gets ``blank``."""
 

@@ -121,6 +121,13 @@ class _Row:
     cells: list[tuple[str, str] | None]
 
 
+def _group_label(record: Record) -> str:
+    """A row group's label: the API, and for the Admin javadoc's claims the method first (a row per method)."""
+    javadoc = record.documented.get("javadoc")
+    method = javadoc.get("method") if isinstance(javadoc, dict) else None
+    return f"Admin.{method} ({record.api})" if isinstance(method, str) else record.api
+
+
 def _grid(matrix: Matrix, out_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The template's blocks (client -> KIP/API group -> claim row -> column) and the detail blob."""
     columns = matrix.columns
@@ -129,7 +136,7 @@ def _grid(matrix: Matrix, out_dir: Path) -> tuple[list[dict[str, Any]], dict[str
     by_client: dict[str, dict[str, list[tuple[int, CellView]]]] = {}
     for view in matrix.cells.values():
         record = view.record
-        claims.setdefault(record.claim_id, (record.kip, record.api))
+        claims.setdefault(record.claim_id, (record.kip, _group_label(record)))
         client = record.client or record.cell.client
         column = column_index[(record.broker_mode, record.broker_version)]
         by_client.setdefault(client, {}).setdefault(record.claim_id, []).append((column, view))

@@ -224,3 +224,21 @@ def test_a_release_without_the_method_is_short_on_the_client_side(claim: Claim) 
 def test_bind_leaves_a_claim_of_another_document_alone(claim: Claim) -> None:
     other = replace(claim, method=None)
     assert bind(other, "java", "4.4.0", None) is other  # type: ignore[arg-type]
+
+
+def test_a_client_library_without_the_method_is_short_though_the_documenting_release_has_it(claim: Claim) -> None:
+    """confluent-kafka lacks describeFeatures while kafka-clients documents it: asserted by the absence."""
+    bound = _bound(claim)
+    verdict = judge(bound, "confluent", _limits("3.9.0"), {"exception": "NotImplementedError"})
+    assert (verdict.outcome, verdict.limited_by) == ("unsupported", "client")
+    # a kafka-clients release documents itself: its own missing method where its javadoc has one is a finding
+    assert judge(bound, "java", _limits("3.9.0"), {"exception": "NoSuchMethodException"}).outcome == "deviation"
+
+
+def test_where_the_broker_refuses_the_clients_versions_a_missing_method_is_the_refusal_too(claim: Claim) -> None:
+    """kafka-clients 2.3.1 has no abortTransaction and a 4.x broker refuses its old versions: either way the
+    call is not made, as documented."""
+    bound = _bound(claim, has_method=False, since=None)
+    limits = Limits(7, 1, 2, KafkaVersion.parse("4.4.0"), 0)  # the broker's oldest is above the client's newest
+    assert limits.refused
+    assert judge(bound, "java", limits, {"exception": "NoSuchMethodException"}).outcome == "unsupported"

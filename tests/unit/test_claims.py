@@ -462,9 +462,9 @@ def test_every_shared_fallback_of_the_book_loads_as_its_copies_would(tmp_path: P
         text = path.read_text()
         shared += len(re.findall(r"^\s*use = ", text, re.M))
         (tmp_path / path.name).write_text(_expanded(text))  # its source: the installed one, found by name
-        if (parts := path.with_suffix("")).is_dir():  # a document split into part files (DOCS-admin/*.toml)
-            (tmp_path / parts.name).mkdir()
-            for part in sorted(parts.glob("*.toml")):
+        if (parts := path.with_suffix("")).is_dir():  # a document split into DOCS-x/*.toml parts: them too
+            (tmp_path / parts.name).mkdir(exist_ok=True)
+            for part in parts.glob("*.toml"):
                 shared += len(re.findall(r"^\s*use = ", part.read_text(), re.M))
                 (tmp_path / parts.name / part.name).write_text(_expanded(part.read_text()))
         loaded, copied = load_claims_file(path), load_claims_file(tmp_path / path.name)

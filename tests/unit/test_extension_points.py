@@ -71,22 +71,22 @@ from kcompat.harness.operations import Operation
 
 
 @dataclass(frozen=True)
-class DescribeClusterArgs:
+class ExampleClusterArgs:
     include_authorized_operations: bool = False
 
 
-DESCRIBE_CLUSTER = Operation("describe_cluster", DescribeClusterArgs, "DescribeCluster", "the cluster",
-                             lambda topic: (DescribeClusterArgs(),))
+EXAMPLE_CLUSTER = Operation("example_cluster", ExampleClusterArgs, "DescribeCluster", "the cluster",
+                            lambda topic: (ExampleClusterArgs(),))
 '''
 NEW_OPERATION_FOR_WIRE = '''
 from kcompat.harness.clients.base import AdminResult
 from kcompat.harness.clients.wire import WireClient
-from kcompat.harness.operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArgs
+from kcompat.harness.operations.example_cluster import EXAMPLE_CLUSTER, ExampleClusterArgs
 
 
-@DESCRIBE_CLUSTER.implement(WireClient)
-def describe_cluster(client: WireClient, args: DescribeClusterArgs, version: int | None) -> AdminResult:
-    return AdminResult("describe_cluster", client.kind, client.version, version)
+@EXAMPLE_CLUSTER.implement(WireClient)
+def example_cluster(client: WireClient, args: ExampleClusterArgs, version: int | None) -> AdminResult:
+    return AdminResult("example_cluster", client.kind, client.version, version)
 '''
 CHECK = '''
 import json
@@ -97,13 +97,13 @@ from kcompat.harness.config import HarnessConfig
 from kcompat.harness.matrix.claims import CLIENT_KINDS
 from kcompat.harness.matrix.verdict import refusal_observed
 from kcompat.harness.operations import NoImplementation, operations, perform
-from kcompat.harness.operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArgs
+from kcompat.harness.operations.example_cluster import EXAMPLE_CLUSTER, ExampleClusterArgs
 from kcompat.harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
 
 config = HarnessConfig.resolve(cache_dir=CACHE)
 client = client_for("nonekind:1.0", Endpoint("127.0.0.1:9"), config)
 try:
-    perform(client, DESCRIBE_CLUSTER, DescribeClusterArgs())
+    perform(client, EXAMPLE_CLUSTER, ExampleClusterArgs())
     unimplemented = None
 except NoImplementation as exc:
     unimplemented = str(exc)
@@ -115,7 +115,7 @@ print(json.dumps({
     "limits": dict(limits_of(client, ClientRef.parse("nonekind:1.0"), config).newest),
     "refused": refusal_observed({"exception": "NoneRefused"}, "nonekind"),
     "operations": sorted(operations()),
-    "wire_cluster": perform(wire, DESCRIBE_CLUSTER, DescribeClusterArgs(), version=3).request_version,
+    "wire_cluster": perform(wire, EXAMPLE_CLUSTER, ExampleClusterArgs(), version=3).request_version,
     "unimplemented": unimplemented,
 }))
 '''
@@ -150,8 +150,8 @@ def test_a_new_kind_and_a_new_operation_are_new_files_only(tmp_path: Path) -> No
     done = _with_new_files(tmp_path, {
         "clients/kinds/nonekind/__init__.py": NEW_KIND,
         "clients/kinds/nonekind/list_topics.py": NEW_KIND_OPERATION,
-        "operations/describe_cluster.py": NEW_OPERATION,
-        "clients/kinds/wire/describe_cluster.py": NEW_OPERATION_FOR_WIRE,
+        "operations/example_cluster.py": NEW_OPERATION,
+        "clients/kinds/wire/example_cluster.py": NEW_OPERATION_FOR_WIRE,
     }, CHECK)
     assert done.returncode == 0, done.stderr[-2000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
@@ -159,8 +159,8 @@ def test_a_new_kind_and_a_new_operation_are_new_files_only(tmp_path: Path) -> No
     assert found["claims_kinds"] == found["kinds"] and found["rank"] == 1
     assert found["ref"] == "nonekind:1.0" and found["listed"] == "nonekind"
     assert found["limits"] == {"Metadata": 1} and found["refused"] is True
-    assert "describe_cluster" in found["operations"] and found["wire_cluster"] == 3
-    assert "nonekind has no implementation of describe_cluster" in found["unimplemented"]
+    assert "example_cluster" in found["operations"] and found["wire_cluster"] == 3
+    assert "nonekind has no implementation of example_cluster" in found["unimplemented"]
 
 
 NEW_PROBE = '''

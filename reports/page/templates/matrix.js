@@ -115,6 +115,11 @@
     const documented = V[c[9]] || {}, observed = V[c[10]] || {}, differences = V[c[11]] || [];
     const required = V[c[8]] || {};
     const quotes = (documented.quotes || []).map(function (q) { return el("blockquote", {}, [q]); });
+    const javadoc = documented.javadoc;  // DOCS-admin: whose javadoc (release, path:line) the quote is
+    const whose = javadoc ? el("p", {"class": "src", id: "d-javadoc"}, ["kafka-clients " + javadoc.release + ", " +
+      javadoc.source + (javadoc.line ? ":" + javadoc.line : "") +
+      (javadoc.has_method ? "" : " · this release has no " + (javadoc.statement === "method" ? "method " + javadoc.method
+        : javadoc.statement + " for " + javadoc.method)) + (javadoc.note ? " · " + javadoc.note : "")]) : null;
     const log = c[13] === null ? null : V[c[13]];
     const facts = el("dl", {"class": "facts"}, [
       el("dt", {}, ["API"]), el("dd", {}, [D.apis[c[0]]]),
@@ -151,8 +156,9 @@
         limitText(c) || "", c[18] && c[18][2] ? el("span", {id: "d-held"}, [" · intermittent, " + heldText(c[18])]) : null,
         c[16] ? " · changed since the previous run" : ""]),
       c[12] ? el("p", {id: "d-reason"}, [c[12]]) : null,
-      el("h4", {}, ["What the KIP says"]),
+      el("h4", {}, [javadoc ? "What the javadoc says" : "What the KIP says"]),
       quotes.length ? el("div", {id: "d-quotes"}, quotes) : el("p", {"class": "empty"}, ["no quote recorded"]),
+      whose,
       el("h4", {}, ["Documented vs observed"]), compare(documented, observed, differences)
     ].concat(observations(c), [
       facts,

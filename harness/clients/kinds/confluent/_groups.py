@@ -1,5 +1,5 @@
-"""What confluent-kafka's group operations share: a release without the method is data, states by Kafka's
-names, and the results of a call whose futures carry many (groups, partitions)."""
+"""What confluent-kafka's group operations share: states by Kafka's names, and the results of a call whose
+futures carry many (groups, partitions)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from ....errors import HarnessError
-from ...base import AdminResult, ResourceOutcome, error_name
-from ...confluent import CALL_TIMEOUT, ConfluentClient, confluent_kafka
+from ...base import ResourceOutcome, error_name
+from ...confluent import CALL_TIMEOUT
+from ._shared import library
 
 STATES = {"PREPARING_REBALANCING": "PreparingRebalance", "COMPLETING_REBALANCING": "CompletingRebalance",
           "STABLE": "Stable", "DEAD": "Dead", "EMPTY": "Empty", "UNKNOWN": "Unknown"}
@@ -19,29 +20,20 @@ OFFSET_INVALID = -1001
 """librdkafka's offset for a partition without a committed one."""
 
 
-def lacking(client: ConfluentClient, operation: str, method: str) -> AdminResult | None:
-    """The record of a release without ``AdminClient.<method>``, or None when it has it."""
-    if hasattr(client._admin, method):
-        return None
-    return AdminResult(operation, client.kind, client.version, None, exception="NotImplementedError",
-                       exception_message=f"confluent-kafka {client.version} has no AdminClient.{method}",
-                       librdkafka_version=client.librdkafka_version)
-
-
 def state_name(state: Any) -> str | None:
     """A ConsumerGroupState (an enum, or an int in some releases) by Kafka's name."""
     if state is None:
         return None
     name = getattr(state, "name", None)
     if name is None:
-        name = confluent_kafka.ConsumerGroupState(int(state)).name
+        name = library().ConsumerGroupState(int(state)).name
     return STATES.get(str(name), str(name))
 
 
 def state_of(name: str) -> Any:
     """Kafka's state name (``Stable``) as confluent-kafka's ConsumerGroupState."""
-    by_kafka = {kafka: library for library, kafka in STATES.items()}
-    return confluent_kafka.ConsumerGroupState[by_kafka.get(name, name.upper())]
+    by_kafka = {kafka: ours for ours, kafka in STATES.items()}
+    return library().ConsumerGroupState[by_kafka.get(name, name.upper())]
 
 
 def waited(resource: str, future: Future[Any]) -> tuple[Any, ResourceOutcome]:
@@ -56,8 +48,8 @@ def waited(resource: str, future: Future[Any]) -> tuple[Any, ResourceOutcome]:
 
 def failure(resource: str, exc: BaseException) -> ResourceOutcome:
     """An exception (a KafkaException's KafkaError, or any other) as a resource's outcome."""
-    error = exc.args[0] if exc.args and isinstance(exc.args[0], confluent_kafka.KafkaError) else exc
-    if isinstance(error, confluent_kafka.KafkaError):
+    error = exc.args[0] if exc.args and isinstance(exc.args[0], library().KafkaError) else exc
+    if isinstance(error, library().KafkaError):
         code = int(error.code())
         return ResourceOutcome(resource, code, error_name(code) if code >= 0 else str(error.name()), str(error.str()),
                                {}, type(exc).__name__)

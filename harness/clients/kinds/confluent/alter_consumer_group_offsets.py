@@ -8,14 +8,15 @@ from typing import Any
 
 from ....operations.alter_consumer_group_offsets import ALTER_CONSUMER_GROUP_OFFSETS, AlterConsumerGroupOffsetsArgs
 from ...base import AdminResult, ResourceOutcome
-from ...confluent import ConfluentClient, confluent_kafka
-from ._groups import lacking, partition_outcomes, waited
+from ...confluent import ConfluentClient
+from ._groups import partition_outcomes, waited
+from ._shared import lacks, library
 
 
 @ALTER_CONSUMER_GROUP_OFFSETS.implement(ConfluentClient)
 def alter_consumer_group_offsets(client: ConfluentClient, args: AlterConsumerGroupOffsetsArgs,
                                  version: int | None) -> AdminResult:
-    if (missing := lacking(client, "alter_consumer_group_offsets", "alter_consumer_group_offsets")) is not None:
+    if (missing := lacks(client, "alter_consumer_group_offsets", "alter_consumer_group_offsets")) is not None:
         return missing
     outcomes: list[ResourceOutcome] = []
 
@@ -27,8 +28,8 @@ def alter_consumer_group_offsets(client: ConfluentClient, args: AlterConsumerGro
             outcomes.extend(partition_outcomes(value.topic_partitions, lambda tp: {}))
         return outcome
 
-    offsets = [confluent_kafka.TopicPartition(t, p, o) for t, p, o in args.offsets]
+    offsets = [library().TopicPartition(t, p, o) for t, p, o in args.offsets]
     result = client._call("alter_consumer_group_offsets", "OffsetCommit", client._admin.alter_consumer_group_offsets,
-                          [confluent_kafka.ConsumerGroupTopicPartitions(args.group, offsets)],
+                          [library().ConsumerGroupTopicPartitions(args.group, offsets)],
                           {"request_timeout": 30}, describe)
     return dataclasses.replace(result, resources=tuple(outcomes) if result.exception is None else ())

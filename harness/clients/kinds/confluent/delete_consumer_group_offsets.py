@@ -9,13 +9,13 @@ from ....operations.delete_consumer_group_offsets import (
 )
 from ...base import AdminResult
 from ...confluent import ConfluentClient
-from ._groups import lacking
+from ._shared import lacks
 
 
 @DELETE_CONSUMER_GROUP_OFFSETS.implement(ConfluentClient)
 def delete_consumer_group_offsets(client: ConfluentClient, args: DeleteConsumerGroupOffsetsArgs,
                                   version: int | None) -> AdminResult:
-    missing = lacking(client, "delete_consumer_group_offsets", "delete_consumer_group_offsets")
+    missing = lacks(client, "delete_consumer_group_offsets", "delete_consumer_group_offsets")
     if missing is None:  # a release that gained it: not driven until its signature is known
         missing = AdminResult("delete_consumer_group_offsets", client.kind, client.version, None,
                               exception="NotImplementedError",

@@ -8,12 +8,13 @@ from typing import Any
 from ....operations.delete_consumer_groups import DELETE_CONSUMER_GROUPS, DeleteConsumerGroupsArgs
 from ...base import AdminResult, ResourceOutcome
 from ...confluent import ConfluentClient
-from ._groups import lacking, waited
+from ._groups import waited
+from ._shared import lacks
 
 
 @DELETE_CONSUMER_GROUPS.implement(ConfluentClient)
 def delete_consumer_groups(client: ConfluentClient, args: DeleteConsumerGroupsArgs, version: int | None) -> AdminResult:
-    if (missing := lacking(client, "delete_consumer_groups", "delete_consumer_groups")) is not None:
+    if (missing := lacks(client, "delete_consumer_groups", "delete_consumer_groups")) is not None:
         return missing
 
     def describe(group: str, future: Future[Any]) -> ResourceOutcome:

@@ -10,7 +10,8 @@ from typing import Any
 from ....operations.describe_consumer_groups import DESCRIBE_CONSUMER_GROUPS, DescribeConsumerGroupsArgs
 from ...base import AdminResult, ResourceOutcome
 from ...confluent import ConfluentClient
-from ._groups import lacking, state_name, waited
+from ._groups import state_name, waited
+from ._shared import lacks
 
 OPTION = "include_authorized_operations"
 
@@ -18,7 +19,7 @@ OPTION = "include_authorized_operations"
 @DESCRIBE_CONSUMER_GROUPS.implement(ConfluentClient)
 def describe_consumer_groups(client: ConfluentClient, args: DescribeConsumerGroupsArgs,
                              version: int | None) -> AdminResult:
-    if (missing := lacking(client, "describe_consumer_groups", "describe_consumer_groups")) is not None:
+    if (missing := lacks(client, "describe_consumer_groups", "describe_consumer_groups")) is not None:
         return missing
     dropped: list[str] = []
 

@@ -8,17 +8,18 @@ from typing import Any
 
 from ....operations.list_consumer_group_offsets import LIST_CONSUMER_GROUP_OFFSETS, ListConsumerGroupOffsetsArgs
 from ...base import AdminResult, ResourceOutcome
-from ...confluent import ConfluentClient, confluent_kafka
-from ._groups import OFFSET_INVALID, lacking, partition_outcomes, waited
+from ...confluent import ConfluentClient
+from ._groups import OFFSET_INVALID, partition_outcomes, waited
+from ._shared import lacks, library
 
 
 @LIST_CONSUMER_GROUP_OFFSETS.implement(ConfluentClient)
 def list_consumer_group_offsets(client: ConfluentClient, args: ListConsumerGroupOffsetsArgs,
                                 version: int | None) -> AdminResult:
-    if (missing := lacking(client, "list_consumer_group_offsets", "list_consumer_group_offsets")) is not None:
+    if (missing := lacks(client, "list_consumer_group_offsets", "list_consumer_group_offsets")) is not None:
         return missing
     partitions = (None if args.partitions is None
-                  else [confluent_kafka.TopicPartition(t, p) for t, p in args.partitions])
+                  else [library().TopicPartition(t, p) for t, p in args.partitions])
     outcomes: list[ResourceOutcome] = []
 
     def describe(group: str, future: Future[Any]) -> ResourceOutcome:
@@ -32,7 +33,7 @@ def list_consumer_group_offsets(client: ConfluentClient, args: ListConsumerGroup
         return outcome
 
     result = client._call("list_consumer_group_offsets", "OffsetFetch", client._admin.list_consumer_group_offsets,
-                          [confluent_kafka.ConsumerGroupTopicPartitions(args.group, partitions)],
+                          [library().ConsumerGroupTopicPartitions(args.group, partitions)],
                           {"request_timeout": 30}, describe)
     return dataclasses.replace(result, resources=tuple(outcomes) if result.exception is None else (),
                                result_fields=("offset", "metadata"))

@@ -9,12 +9,13 @@ from typing import Any
 from ....operations.list_consumer_groups import LIST_CONSUMER_GROUPS, ListConsumerGroupsArgs
 from ...base import AdminResult, ResourceOutcome
 from ...confluent import ConfluentClient
-from ._groups import failure, lacking, state_name, state_of, waited
+from ._groups import failure, state_name, state_of, waited
+from ._shared import lacks
 
 
 @LIST_CONSUMER_GROUPS.implement(ConfluentClient)
 def list_consumer_groups(client: ConfluentClient, args: ListConsumerGroupsArgs, version: int | None) -> AdminResult:
-    if (missing := lacking(client, "list_consumer_groups", "list_consumer_groups")) is not None:
+    if (missing := lacks(client, "list_consumer_groups", "list_consumer_groups")) is not None:
         return missing
     listed: list[ResourceOutcome] = []
 

@@ -9,13 +9,13 @@ from ....operations.remove_members_from_consumer_group import (
 )
 from ...base import AdminResult
 from ...confluent import ConfluentClient
-from ._groups import lacking
+from ._shared import lacks
 
 
 @REMOVE_MEMBERS_FROM_CONSUMER_GROUP.implement(ConfluentClient)
 def remove_members_from_consumer_group(client: ConfluentClient, args: RemoveMembersFromConsumerGroupArgs,
                                        version: int | None) -> AdminResult:
-    missing = lacking(client, "remove_members_from_consumer_group", "remove_members_from_consumer_group")
+    missing = lacks(client, "remove_members_from_consumer_group", "remove_members_from_consumer_group")
     if missing is None:  # a release that gained it: not driven until its signature is known
         missing = AdminResult("remove_members_from_consumer_group", client.kind, client.version, None,
                               exception="NotImplementedError",

@@ -30,8 +30,11 @@ def _limits(client: AdminClient, config: HarnessConfig) -> ClientLimits:
     from ...java import JavaClient
 
     assert isinstance(client, JavaClient)
-    newest, oldest = client.client_api_versions(), client.client_oldest_versions()
+    newest, oldest, keys = client.client_api_versions(), client.client_oldest_versions(), client.client_api_keys()
     by_constant = {api_constant(name): name for key in api_key_map if (name := api_name(key)) is not None}
+    for constant, key in keys.items():  # by key where the release says it: its name may not be kio's
+        if (name := api_name(key)) is not None:
+            by_constant[constant] = name
     return ClientLimits("java", client.version, {by_constant[c]: v for c, v in newest.items() if c in by_constant},
                         {by_constant[c]: v for c, v in oldest.items() if c in by_constant}, None,
                         "kafka-clients' ApiKeys latestVersion() and oldestVersion(), asked in the sidecar")
