@@ -16,9 +16,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kio.index import load_request_schema
+from kio.schema.errors import ErrorCode
 
 from ....errors import WireError
-from ....protocol import pick_version
+from ....protocol import METADATA, metadata_request, pick_version
 from ....recorder.frames import blank, has_field
 from ....waiting import attempts
 from ...base import AdminResult, ResourceOutcome, error_name
@@ -156,16 +157,12 @@ def by_topic(pairs: Sequence[tuple[str, int]]) -> dict[str, list[int]]:
 
 def brokers(client: WireClient) -> list[Address]:
     """Every broker's address, as Metadata (no topics) lists them."""
-    from ....protocol import METADATA, metadata_request
-
     conn, offered = client.connection()
     response = conn.send(metadata_request(max(1, pick_version(METADATA, offered)), ()))
     return sorted((str(b.host), int(b.port)) for b in response.brokers)
 
 
 def _code(name: str) -> int:
-    from kio.schema.errors import ErrorCode
-
     try:
         return int(ErrorCode[name.lower()].value)
     except KeyError as exc:
