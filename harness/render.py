@@ -9,6 +9,7 @@ the spec's own ``server_properties``.
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
 import uuid
 from collections.abc import Mapping, Sequence
@@ -155,7 +156,19 @@ def _security(spec: ClusterSpec, sasl: SaslSpec) -> dict[str, str]:
         properties["authorizer.class.name"] = authorizer_class(spec)
         properties["super.users"] = f"User:{sasl.super_user}"
         properties["allow.everyone.if.no.acl.found"] = "false"
+    properties.update(_delegation_tokens(spec, sasl))
     return properties
+
+
+def _delegation_tokens(spec: ClusterSpec, sasl: SaslSpec) -> dict[str, str]:
+    """Delegation tokens on, where the release has them: they need a SASL listener, so every SASL cluster
+    serves the token calls without a cluster of its own.  The key is derived from the super user's password:
+    the same on every node of the cluster, never written anywhere else."""
+    if not spec.version.supports("delegation_tokens"):
+        return {}
+    name = ("delegation.token.secret.key" if spec.version.supports("delegation_token_secret_key")
+            else "delegation.token.master.key")
+    return {name: hashlib.sha256(f"kcompat-delegation-token:{sasl.super_password}".encode()).hexdigest()}
 
 
 def broker_properties(

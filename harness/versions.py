@@ -75,6 +75,9 @@ CAPABILITIES: dict[str, Capability] = {
     "topic_command_bootstrap_server": Capability("2.2", None, "KIP-377: kafka-topics --bootstrap-server"),
     "config_command_bootstrap_server": Capability("2.0", None, "KIP-248: kafka-configs --bootstrap-server"),
     "acl_command_bootstrap_server": Capability("2.1", None, "KIP-332: kafka-acls --bootstrap-server"),
+    "delegation_tokens": Capability("1.1", None, "KIP-48: delegation.token.master.key enables them"),
+    "delegation_token_secret_key": Capability("2.8", None, "KAFKA-10692: delegation.token.secret.key, "
+                                                           "delegation.token.master.key deprecated"),
 }
 
 
