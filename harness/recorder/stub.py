@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any, Self
 
 from kio.index import load_response_schema
+from kio.schema.errors import ErrorCode
 from kio.schema.index import api_key_map
 
 from ..errors import HarnessError, WireError
@@ -147,11 +148,43 @@ def _alter_configs(request: Any, schema: type[Any], stub: StubBroker) -> Any:
 
 
 def _by_partition(request: Any, schema: type[Any], **values: Any) -> Any:
-    """DeleteRecords and ListOffsets: success for each partition asked for, with ``values``."""
+    """DeleteRecords, ListOffsets and OffsetCommit: success for each partition asked for, with ``values``."""
     topic = item_type(schema, "topics")
     partition = item_type(topic, "partitions")
     return blank(schema, topics=tuple(blank(topic, name=t.name, partitions=tuple(
         blank(partition, partition_index=p.partition_index, **values) for p in t.partitions)) for t in request.topics))
+
+
+def _find_coordinator(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    """The stub coordinates every group: a client sends a group's requests (OffsetFetch, DescribeGroups...)
+    only once FindCoordinator names a node it can reach."""
+    node: dict[str, Any] = {"node_id": NODE_ID, "host": stub.host, "port": stub.port}
+    if not has_field(schema, "coordinators"):
+        return blank(schema, **node)
+    keys = request.coordinator_keys
+    return blank(schema, coordinators=tuple(blank(item_type(schema, "coordinators"), key=k, **node) for k in keys))
+
+
+def _delete_groups(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    return blank(schema, results=tuple(blank(item_type(schema, "results"), group_id=g) for g in request.groups_names))
+
+
+def _describe_groups(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    return blank(schema, groups=tuple(blank(item_type(schema, "groups"), group_id=g, group_state="Empty")
+                                      for g in request.groups))
+
+
+def _consumer_group_describe(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    """Every group is unknown to the new protocol (KIP-848): a client falls back to DescribeGroups."""
+    return blank(schema, groups=tuple(blank(item_type(schema, "groups"), group_id=g,
+                                            error_code=ErrorCode.group_id_not_found) for g in request.group_ids))
+
+
+def _offset_fetch(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    """No offsets committed; a batched request (v8+) gets an entry per group, as a client matches them."""
+    if not has_field(schema, "groups"):
+        return blank(schema)
+    return blank(schema, groups=tuple(blank(item_type(schema, "groups"), group_id=g.group_id) for g in request.groups))
 
 
 ANSWERS: dict[str, Answer] = {
@@ -160,6 +193,9 @@ ANSWERS: dict[str, Answer] = {
     "DeleteTopics": _delete_topics, "AlterConfigs": _alter_configs, "IncrementalAlterConfigs": _alter_configs,
     "DeleteRecords": lambda request, schema, stub: _by_partition(request, schema, low_watermark=0),
     "ListOffsets": lambda request, schema, stub: _by_partition(request, schema, offset=0, timestamp=-1),
+    "FindCoordinator": _find_coordinator, "DeleteGroups": _delete_groups, "DescribeGroups": _describe_groups,
+    "ConsumerGroupDescribe": _consumer_group_describe, "OffsetFetch": _offset_fetch,
+    "OffsetCommit": lambda request, schema, stub: _by_partition(request, schema),
 }
 """What a client needs more than a blank answer for, by API name; every other API gets ``blank``."""
 

@@ -38,6 +38,20 @@ def common(result: AdminResult) -> tuple[dict[str, Any], ResourceOutcome | None]
     return observed, outcome
 
 
+def many_common(result: AdminResult) -> dict[str, Any]:
+    """error, error_message, exception and unsupported_options of a call with many results (groups,
+    partitions, members): the first result with an error, else NONE; no results and no exception (an empty
+    listing) is NONE too."""
+    failed = next((r for r in result.resources if r.error_code != 0 or r.exception), None)
+    observed: dict[str, Any] = {"exception": simple_name(result.exception or (failed.exception if failed else None))}
+    if result.exception is None:
+        observed["error"] = failed.error_name if failed else "NONE"
+        observed["error_message"] = failed.error_message if failed else None
+    if result.unsupported_options:
+        observed["unsupported_options"] = list(result.unsupported_options)
+    return observed
+
+
 def config_entries(observed: dict[str, Any], entries: list[dict[str, Any]] | None, keys: frozenset[str]) -> None:
     """The entries' shape and the attributes of each config a claim names (``config.<name>.<attribute>``)."""
     if entries is None:

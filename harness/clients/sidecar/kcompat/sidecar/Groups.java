@@ -1,0 +1,123 @@
+package kcompat.sidecar;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * What the consumer-group ops share.  Every group method of the Admin API arrived after the oldest
+ * kafka-clients on the axis (0.11 has none, 2.0 the first four, 2.4 KIP-396/496/345), so each is found by
+ * name and parameter types' simple names: a release without it is a NoSuchMethodException, the call's
+ * observation.
+ */
+public final class Groups {
+    private Groups() {
+    }
+
+    /** The client's public method {@code name} whose parameters have these simple type names. */
+    public static Method method(Object client, String name, String... parameters) throws NoSuchMethodException {
+        for (Method m : client.getClass().getMethods()) {
+            if (m.getName().equals(name) && simpleNames(m.getParameterTypes()).equals(java.util.Arrays.asList(parameters))) {
+                return m;
+            }
+        }
+        throw new NoSuchMethodException("kafka-clients " + Reflect.clientVersion() + " has no Admin." + name + "("
+            + String.join(", ", parameters) + ")");
+    }
+
+    private static List<String> simpleNames(Class<?>[] types) {
+        List<String> names = new ArrayList<String>();
+        for (Class<?> type : types) {
+            names.add(type.getSimpleName());
+        }
+        return names;
+    }
+
+    /** A new instance of a method's options parameter (its {@code index}-th parameter type). */
+    public static Object options(Method method, int index) throws Exception {
+        return method.getParameterTypes()[index].getConstructor().newInstance();
+    }
+
+    /** The first of these getters this release has, its value with Optional unwrapped; null if none. */
+    public static Object get(Object target, String... getters) {
+        for (String getter : getters) {
+            if (Reflect.method(target.getClass(), getter) != null) {
+                Object value = Reflect.invoke(target, getter);
+                return value instanceof Optional ? ((Optional<?>) value).orElse(null) : value;
+            }
+        }
+        return null;
+    }
+
+    /** A group's state as Kafka names it ("Stable"): ConsumerGroupState's and GroupState's toString. */
+    public static String state(Object holder) {
+        Object state = get(holder, "groupState", "state");
+        return state == null ? null : state.toString();
+    }
+
+    /** A resource entry whose future completed: its value, or the error it failed with (null value). */
+    public static Object resolve(JsonObject entry, KafkaFuture<?> future) {
+        entry.add("fields", new JsonObject());
+        try {
+            Object value = future.get(Json.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            entry.addProperty("error_code", 0);
+            entry.addProperty("error_name", "NONE");
+            entry.add("error_message", JsonNull.INSTANCE);
+            entry.add("exception", JsonNull.INSTANCE);
+            return value;
+        } catch (Exception e) {
+            Json.failed(entry, Reflect.unwrap(e));
+            return null;
+        }
+    }
+
+    public static JsonObject entry(String resource) {
+        JsonObject entry = new JsonObject();
+        entry.addProperty("resource", resource);
+        return entry;
+    }
+
+    /** "topic:partition", as every client names a partition's result. */
+    public static String name(TopicPartition partition) {
+        return partition.topic() + ":" + partition.partition();
+    }
+
+    /** [topic, partition] pairs of the arguments' JSON. */
+    public static List<TopicPartition> partitions(JsonArray pairs) {
+        List<TopicPartition> found = new ArrayList<TopicPartition>();
+        for (JsonElement pair : pairs) {
+            JsonArray items = pair.getAsJsonArray();
+            found.add(new TopicPartition(items.get(0).getAsString(), items.get(1).getAsInt()));
+        }
+        return found;
+    }
+
+    public static List<String> strings(JsonArray array) {
+        List<String> found = new ArrayList<String>();
+        for (JsonElement element : array) {
+            found.add(element.getAsString());
+        }
+        return found;
+    }
+
+    /** Names of a collection's items (enums: their name), or JSON null for null. */
+    public static JsonElement names(Collection<?> values) {
+        if (values == null) {
+            return JsonNull.INSTANCE;
+        }
+        JsonArray names = new JsonArray();
+        for (Object value : values) {
+            names.add(value instanceof Enum ? ((Enum<?>) value).name() : String.valueOf(value));
+        }
+        return names;
+    }
+}

@@ -1,0 +1,29 @@
+"""listConsumerGroupOffsets of a group the super user committed offsets for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...operations.list_consumer_group_offsets import LIST_CONSUMER_GROUP_OFFSETS, ListConsumerGroupOffsetsArgs
+from ..probe import ProbeContext
+from ..setups.groups import committed_group, member_as_asked, partition_results
+from . import ProbeSpec, probe
+from ._shared import COMMON, many_common
+
+
+@probe(ProbeSpec("list_consumer_group_offsets", COMMON | {"offsets"}, {"committed": list, "member": str},
+                 about="listConsumerGroupOffsets of every partition of a new group whose offsets the super user "
+                       "committed (`committed`, one per partition of a new topic; `member`: `dynamic` or "
+                       "`static` adds a live member); `offsets` are the offsets listed, by partition (null: "
+                       "none listed for it)"))
+def list_consumer_group_offsets(ctx: ProbeContext) -> dict[str, Any]:
+    committed = [int(o) for o in ctx.args.get("committed", [5, 7])]
+    group, topic = committed_group(ctx, dict(enumerate(committed)))
+    with member_as_asked(ctx, group, topic, len(committed)):
+        result = ctx.call(LIST_CONSUMER_GROUP_OFFSETS, ListConsumerGroupOffsetsArgs(group))
+    observed = many_common(result)
+    if result.exception is None and observed.get("error") == "NONE":
+        found = partition_results(result, topic)
+        observed["offsets"] = [found[p].fields.get("offset") if p in found else None
+                               for p in range(len(committed))]
+    return observed
