@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from kcompat.harness import ConfigError, HarnessConfig
-from kcompat.harness.clients.limits import ClientLimits, cached, checked_in, limits_of
+from kcompat.harness.clients.limits import ClientLimits, cached, checked_in, current, limits_of, measured
+from kcompat.harness.operations import operations
 from kcompat.harness.clients.ref import ClientRef
 from kcompat.harness.matrix.limits import client_max_version, client_min_version
 
@@ -89,7 +90,8 @@ def test_another_releases_entry_under_this_name_is_not_trusted(tmp_path: Path) -
 def test_the_cache_comes_before_the_checked_in_table(tmp_path: Path) -> None:
     config = HarnessConfig(cache_dir=tmp_path)
     (tmp_path / "client-limits").mkdir()
-    (tmp_path / "client-limits" / "confluent-2.3.0.json").write_text(json.dumps(_entry(newest={"Metadata": 11})))
+    (tmp_path / "client-limits" / "confluent-2.3.0.json").write_text(
+        json.dumps(_entry(newest={"Metadata": 11}, operations=sorted(operations()))))
 
     class Client:
         kind, version = "confluent", "2.3.0"
@@ -109,3 +111,16 @@ def test_the_wire_probe_states_kios_range_and_a_pin_wins(tmp_path: Path) -> None
     limits = limits_of(Wire(), ClientRef("wire"), config)  # type: ignore[arg-type]
     assert limits.newest["CreateTopics"] == 7 and limits.oldest["CreateTopics"] == 0 and limits.measured_at is None
     assert client_max_version(Wire(), ClientRef("wire", pin=4), "CreateTopics", config) == 4  # type: ignore[arg-type]
+
+
+def test_a_measurement_older_than_an_operation_is_passed_over(tmp_path: Path) -> None:
+    """A cache entry made before an operation existed never sent its API: the checked-in table (which made
+    every operation) is read instead, never a client that looks short of the new API."""
+    config = HarnessConfig(cache_dir=tmp_path)
+    (tmp_path / "client-limits").mkdir()
+    (tmp_path / "client-limits" / "confluent-2.3.0.json").write_text(
+        json.dumps(_entry(newest={"Metadata": 11}, operations=["create_topics"])))
+    stale = cached(ClientRef("confluent", "2.3.0"), config)
+    assert stale is not None and not current(stale)
+    assert current(checked_in()["confluent:2.3.0"])  # the table checked in is measured with every operation
+    assert measured(ClientRef("confluent", "2.3.0"), config) == checked_in()["confluent:2.3.0"]
