@@ -20,6 +20,7 @@ from kcompat.harness.matrix.probe import ProbeContext
 from kcompat.harness.matrix.probes import implementation, specs
 from kcompat.harness.operations import perform
 from kcompat.harness.operations.list_consumer_groups import LIST_CONSUMER_GROUPS, ListConsumerGroupsArgs
+from tests.slices import new_in_ci
 
 BROKERS = {"old": ("2.3", "zk"), "new": ("3.9", "kraft")}
 CLIENTS = ["wire", "confluent", "java:3.9.1", "java:2.3.1"]
@@ -53,7 +54,7 @@ def missing(seen: dict[str, Any], client: Any, what: str) -> bool:
     return absent
 
 
-@pytest.fixture(params=sorted(BROKERS), scope="module")
+@pytest.fixture(params=new_in_ci(BROKERS), scope="module")
 def broker(request: pytest.FixtureRequest, kafka_cluster_factory: Any) -> Any:
     version, mode = BROKERS[request.param]
     return kafka_cluster_factory(ClusterSpec.of(version, mode))

@@ -25,6 +25,7 @@ from kcompat.harness.matrix.probes import implementation
 from kcompat.harness.operations import perform
 from kcompat.harness.operations.describe_log_dirs import DESCRIBE_LOG_DIRS, DescribeLogDirsArgs
 from kcompat.harness.records import Cell
+from tests.slices import new_in_ci
 
 BROKERS = {"old": ("2.2", "zk"), "new": ("3.9", "kraft")}
 CLIENTS = ["wire", "confluent", "java:3.9.1", "java:2.3.1"]
@@ -36,7 +37,7 @@ REFUSED = {"wire": "UnsupportedVersion", "java:3.9.1": "UnsupportedVersionExcept
 """What each client records calling KIP-455's reassignment API on a broker without it."""
 
 
-@pytest.fixture(params=sorted(BROKERS))
+@pytest.fixture(params=new_in_ci(BROKERS))
 def broker(request: pytest.FixtureRequest, kafka_cluster_factory: Any) -> Any:
     version, mode = BROKERS[request.param]
     return kafka_cluster_factory(ClusterSpec.of(version, mode, nodes=3, log_dirs=2))

@@ -24,6 +24,7 @@ from kcompat.harness.matrix.plan import PlannedCell
 from kcompat.harness.matrix.probe import ProbeContext
 from kcompat.harness.matrix.probes import implementation
 from kcompat.harness.records import Cell
+from tests.slices import new_in_ci
 
 BROKERS = {"new": ("3.9", "kraft"), "old": ("2.2", "zk")}
 USERS = (("alice", "alice-secret"),)
@@ -61,7 +62,7 @@ LACKS = {**{("confluent", api): "NotImplementedError"
          ("java:2.3.1", "DescribeUserScramCredentials"): "NoSuchMethodException"}
 
 
-@pytest.fixture(params=sorted(BROKERS))
+@pytest.fixture(params=new_in_ci(BROKERS))
 def broker(request, kafka_cluster_factory):
     version, mode = BROKERS[request.param]
     return kafka_cluster_factory(ClusterSpec.of(version, mode, sasl=SaslSpec(users=USERS)))

@@ -37,6 +37,7 @@ from kcompat.harness.operations.incremental_alter_configs import (
     IncrementalAlterConfigsArgs,
 )
 from kcompat.harness.operations.list_offsets import LIST_OFFSETS, ListOffsetsArgs, OffsetQuery
+from tests.slices import new_in_ci
 
 BROKERS = {"old": ("2.2", "zk"), "new": ("3.9", "kraft")}
 CLIENTS = ["wire", "confluent", "java:3.9.1", "java:2.3.1"]
@@ -44,7 +45,7 @@ REFUSALS = {"UnsupportedVersion", "UnsupportedOption", "UnsupportedVersionExcept
             "NotImplementedError"}
 
 
-@pytest.fixture(scope="module", params=sorted(BROKERS))
+@pytest.fixture(scope="module", params=new_in_ci(BROKERS))
 def broker(request: pytest.FixtureRequest, kafka_cluster_factory: Any) -> Any:
     version, mode = BROKERS[request.param]
     return kafka_cluster_factory(ClusterSpec.of(version, mode))

@@ -18,6 +18,7 @@ from kcompat.harness.clients.wire import WireClient
 from kcompat.harness.matrix.env import endpoint_of
 from kcompat.harness.matrix.probe import ProbeContext
 from kcompat.harness.matrix.probes import implementation
+from tests.slices import new_in_ci
 
 BROKERS = {"old": ("2.3", "zk"), "new": ("3.9", "kraft")}
 CLIENTS = ("wire", "confluent", "java:3.9.1", "java:2.3.1")
@@ -25,7 +26,7 @@ KIP_664 = ("describe_producers", "describe_transactions", "list_transactions")
 REFUSED = {"wire": "UnsupportedVersion", "java:3.9.1": "UnsupportedVersionException"}
 
 
-@pytest.fixture(scope="module", params=sorted(BROKERS))
+@pytest.fixture(scope="module", params=new_in_ci(BROKERS))
 def broker(request: pytest.FixtureRequest, kafka_cluster_factory: Any) -> Any:
     version, mode = BROKERS[request.param]
     return kafka_cluster_factory(ClusterSpec.of(version, mode))
