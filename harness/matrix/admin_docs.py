@@ -35,9 +35,9 @@ from ..config import HarnessConfig
 from ..errors import ArtifactError, ConfigError
 from ..locking import exclusive
 from ..versions import KafkaVersion
-from .claims import BOUND_QUOTE, Claim, KipClaims
+from .claims import BOUND_QUOTE, Claim, Documented, KipClaims, verbatim_form
 
-FORMAT = 1
+FORMAT = 2
 """Bumped when what is extracted changes: a cached extraction of another format is extracted again."""
 ADMIN_SOURCES = ("org/apache/kafka/clients/admin/Admin.java", "org/apache/kafka/clients/admin/AdminClient.java")
 """Where the documented interface lives: ``Admin`` from 2.4, ``AdminClient`` (then an abstract class) before."""
@@ -82,6 +82,9 @@ class MethodDoc:
     unparsed: tuple[str, ...] = ()
     """Sentences about brokers no rule reads: shown in the coverage list with that reason."""
     static: bool = False
+    text: str = ""
+    """The javadoc of every overload as prose: where a claim's own quote (an exception the javadoc lists for a
+    case) is looked for, per release."""
 
     def statement(self, selector: str) -> Statement | None:
         return next((s for s in self.statements if s.selector == selector), None)
@@ -108,7 +111,7 @@ class AdminDocs:
         for raw in data["methods"]:
             statements = tuple(Statement(**s) for s in raw["statements"])
             methods[raw["name"]] = MethodDoc(raw["name"], raw["line"], tuple(raw["signatures"]), statements,
-                                             tuple(raw["unparsed"]), raw["static"])
+                                             tuple(raw["unparsed"]), raw["static"], raw["text"])
         return cls(data["release"], data["source"], methods, data["schemas"])
 
 
@@ -183,7 +186,9 @@ def parse_admin(text: str, source: str) -> dict[str, MethodDoc]:
         name = declaration["name"]
         line = text.count("\n", 0, declaration.start("name")) + 1
         entry = found.setdefault(name, {"line": line, "signatures": [], "statements": {}, "unparsed": [],
-                                        "static": "static" in modifiers})
+                                        "static": "static" in modifiers, "text": []})
+        if (prose := _clean(comment["body"])) not in entry["text"]:
+            entry["text"].append(prose)
         params = re.sub(r"\s+", " ", declaration["params"].strip())
         entry["signatures"].append(f"{name}({params})")
         first_line = text.count("\n", 0, comment.start()) + 1
@@ -196,7 +201,7 @@ def parse_admin(text: str, source: str) -> dict[str, MethodDoc]:
             if about_brokers and not statements and sentence not in entry["unparsed"]:
                 entry["unparsed"].append(sentence)
     return {name: MethodDoc(name, e["line"], tuple(dict.fromkeys(e["signatures"])),
-                            tuple(e["statements"].values()), tuple(e["unparsed"]), e["static"])
+                            tuple(e["statements"].values()), tuple(e["unparsed"]), e["static"], " ".join(e["text"]))
             for name, e in found.items()}
 
 
@@ -307,7 +312,7 @@ def bind(claim: Claim, client_kind: str, client_release: str | None, config: Har
         bound.update(source=f"common/message/{claim.api}Request.json")
     else:
         quote = f"kafka-clients {docs.release} documents no broker release for {claim.method}"
-    documented = tuple(replace(d, quote=quote) if d.quote == BOUND_QUOTE else d
+    documented = tuple(replace(d, quote=quote) if d.quote == BOUND_QUOTE else _quoted(d, method, docs.release)
                        for d in (*claim.expect, *claim.fallback))
     expect, fallback = documented[:len(claim.expect)], documented[len(claim.expect):]
     return replace(claim, expect=expect, fallback=fallback, brokers_since=since, bound=bound)
@@ -354,3 +359,13 @@ def _row(kip: str, release: str, method: str, statement: str, claims: list[str],
     return {"kip": kip, "section": f"Admin.{method} (kafka-clients {release})", "statement": statement,
             "claims": claims, "testable": bool(claims), "reason": reason, "release": release, "method": method,
             **extra}
+
+
+def _quoted(entry: Documented, method: MethodDoc | None, release: str) -> Documented:
+    """An entry with its own quote (an exception the method's javadoc lists): kept where this release's javadoc
+    of the method says it, else shown marked as not said by it (the expectation is the claim's, the words not
+    this release's)."""
+    if method is not None and verbatim_form(entry.quote) in verbatim_form(method.text):
+        return entry
+    where = f"kafka-clients {release}'s javadoc of {method.name}" if method else f"kafka-clients {release}"
+    return replace(entry, quote=f"[not in {where}] {entry.quote}")

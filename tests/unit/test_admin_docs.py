@@ -242,3 +242,17 @@ def test_where_the_broker_refuses_the_clients_versions_a_missing_method_is_the_r
     limits = Limits(7, 1, 2, KafkaVersion.parse("4.4.0"), 0)  # the broker's oldest is above the client's newest
     assert limits.refused
     assert judge(bound, "java", limits, {"exception": "NoSuchMethodException"}).outcome == "unsupported"
+
+
+def test_a_claims_own_quote_is_looked_for_in_the_releases_javadoc_of_the_method() -> None:
+    from kcompat.harness.matrix.admin_docs import _quoted
+    from kcompat.harness.matrix.claims import Documented
+
+    methods = parse_admin(ADMIN.replace("Describe producers.", "Describe producers. <ul><li>{@link org.apache.kafka."
+                                        "common.errors.UnknownTopicOrPartitionException}\n     * If a given topic or "
+                                        "partition does not exist.</li></ul>"), "org/apache/kafka/clients/admin/Admin.java")
+    said = Documented("UnknownTopicOrPartitionException If a given topic or partition does not exist.", {"error": "X"})
+    assert _quoted(said, methods["describeProducers"], "9.9.9") == said
+    unsaid = _quoted(said, methods["createTopics"], "9.9.9")
+    assert unsaid.quote.startswith("[not in kafka-clients 9.9.9's javadoc of createTopics] UnknownTopic")
+    assert _quoted(said, None, "9.9.9").quote.startswith("[not in kafka-clients 9.9.9] ")
