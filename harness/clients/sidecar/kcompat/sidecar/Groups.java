@@ -8,8 +8,10 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 
@@ -119,5 +121,68 @@ public final class Groups {
             names.add(value instanceof Enum ? ((Enum<?>) value).name() : String.valueOf(value));
         }
         return names;
+    }
+
+    /**
+     * describeConsumerGroups (2.0+) and describeClassicGroups (4.0+) alike, {@code method} by name: state,
+     * members, coordinator, and authorizedOperations (KIP-430, 2.3+) where asked; a release without
+     * includeAuthorizedOperations reports it unsupported.  {@code description} is the result's class.
+     */
+    public static void describe(AdminClient client, JsonObject args, Call call, String method, String description)
+            throws Exception {
+        String options = Character.toUpperCase(method.charAt(0)) + method.substring(1) + "Options";
+        Method describe = method(client, method, "Collection", options);
+        Object chosen = options(describe, 1);
+        boolean asked = args.get("include_authorized_operations").getAsBoolean();
+        Method include = Reflect.method(chosen.getClass(), "includeAuthorizedOperations", boolean.class);
+        if (asked && include == null) {
+            call.unsupported.add("include_authorized_operations");
+        } else if (asked) {
+            include.invoke(chosen, true);
+        }
+        List<String> groups = strings(args.getAsJsonArray("groups"));
+        Object result = describe.invoke(client, groups, chosen);
+        @SuppressWarnings("unchecked")
+        Map<String, KafkaFuture<?>> futures =
+            (Map<String, KafkaFuture<?>>) result.getClass().getMethod("describedGroups").invoke(result);
+        for (String group : groups) {
+            JsonObject entry = entry(group);
+            Object described = resolve(entry, futures.get(group));
+            if (described != null) {
+                described(entry.getAsJsonObject("fields"), described);
+            }
+            call.resources.add(entry);
+        }
+        for (String field : new String[] {"state", "members", "coordinator", "partition_assignor"}) {
+            call.resultFields.add(field);
+        }
+        if (Reflect.method(Class.forName("org.apache.kafka.clients.admin." + description),
+                           "authorizedOperations") != null) {
+            call.resultFields.add("authorized_operations");
+        }
+    }
+
+    /** A group description's fields (a classic group's assignor is its protocolData). */
+    private static void described(JsonObject fields, Object description) {
+        fields.addProperty("state", state(description));
+        fields.addProperty("partition_assignor", String.valueOf(get(description, "partitionAssignor", "protocolData")));
+        Object node = get(description, "coordinator");
+        if (node != null) {
+            fields.addProperty("coordinator", (Number) get(node, "id"));
+        }
+        JsonArray members = new JsonArray();
+        for (Object member : (Collection<?>) get(description, "members")) {
+            JsonObject item = new JsonObject();
+            item.addProperty("member_id", String.valueOf(get(member, "consumerId", "memberId")));
+            item.addProperty("client_id", String.valueOf(get(member, "clientId")));
+            item.addProperty("host", String.valueOf(get(member, "host")));
+            Object instance = get(member, "groupInstanceId");
+            item.addProperty("group_instance_id", instance == null ? null : instance.toString());
+            members.add(item);
+        }
+        fields.add("members", members);
+        if (Reflect.method(description.getClass(), "authorizedOperations") != null) {
+            fields.add("authorized_operations", names((Collection<?>) get(description, "authorizedOperations")));
+        }
     }
 }
