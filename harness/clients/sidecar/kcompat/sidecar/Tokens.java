@@ -3,10 +3,13 @@ package kcompat.sidecar;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
+import org.apache.kafka.clients.admin.AdminClient;
+import org.apache.kafka.common.KafkaFuture;
 
 /**
  * Delegation tokens (KIP-48, kafka-clients 1.1+) as the Python side names their fields: principals
@@ -52,5 +55,20 @@ public final class Tokens {
     public static Object options(java.lang.reflect.Method method) throws Exception {
         Class<?>[] params = method.getParameterTypes();
         return params[params.length - 1].getConstructor().newInstance();
+    }
+
+    /** {@code method}(hmac, options.{@code setter}(args[{@code period}])): its expiry timestamp, one resource. */
+    public static void byHmac(AdminClient client, JsonObject args, Call call, String method, String setter,
+                              String period) throws Exception {
+        Method found = AdminMethods.find(method, 2);
+        Object options = found.getParameterTypes()[1].getConstructor().newInstance();
+        options.getClass().getMethod(setter, long.class).invoke(options, args.get(period).getAsLong());
+        Object result = found.invoke(client, Base64.getDecoder().decode(args.get("hmac").getAsString()), options);
+        KafkaFuture<?> expiry = (KafkaFuture<?>) result.getClass().getMethod("expiryTimestamp").invoke(result);
+        JsonObject entry = Json.outcome("token", expiry);
+        if (entry.get("exception").isJsonNull()) {
+            entry.getAsJsonObject("fields").addProperty("expiry_timestamp", (Number) expiry.get());
+        }
+        call.resources.add(entry);
     }
 }
