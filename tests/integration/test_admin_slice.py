@@ -12,8 +12,8 @@ from tests.console import kcompat, run_workers
 pytestmark = pytest.mark.timeout(1800)
 BROKERS = "0.11,1.0,2.2,2.3,2.8,3.9,4.4"
 CLIENTS = "wire,confluent,java:2.3.1,java:4.4.0"
-CLAIMS = ("create-topics", "describe-configs", "create-partitions", "incremental-alter-configs", "delete-records",
-          "list-offsets-max-timestamp", "describe-producers")
+CLAIMS = ("describe-configs", "create-partitions", "incremental-alter-configs", "list-offsets-max-timestamp",
+          "describe-producers")
 
 
 @pytest.fixture(scope="module")
@@ -56,15 +56,13 @@ def test_create_partitions_below_1_0_is_refused_and_works_from_1_0(cells: dict[t
 def test_kafka_clients_4_refuses_brokers_its_javadoc_says_it_supports(cells: dict[tuple[str, str, str], Record]) -> None:
     """4.4.0's javadoc (as 4.3.1's, read where 4.4.0's sources are not served) still says describeConfigs is
     "supported by brokers with version 0.11.0.0 or higher"; kafka-clients 4 sends no DescribeConfigs v0 (KIP-896),
-    the only version 0.11 and 1.0 have: a deviation there, not an unsupported cell.  createTopics' v2, which
-    0.11 has, still works."""
+    the only version 0.11 and 1.0 have: a deviation there, not an unsupported cell."""
     for broker in ("0.11", "1.0"):
         record = cells[("describe-configs", broker, "java:4.4.0")]
         assert (record.outcome, record.limited_by) == ("deviation", None), broker
         assert record.observed["exception"] == "UnsupportedVersionException"
         assert _verdict(cells, "describe-configs", broker, "java:2.3.1") == ("pass", None), broker
     assert _verdict(cells, "describe-configs", "2.2", "java:4.4.0") == ("pass", None)
-    assert _verdict(cells, "create-topics", "0.11", "java:4.4.0") == ("pass", None)
 
 
 def test_a_method_a_release_lacks_is_unsupported_by_the_client(cells: dict[tuple[str, str, str], Record]) -> None:
@@ -88,7 +86,6 @@ def test_a_method_without_a_broker_sentence_needs_its_api(cells: dict[tuple[str,
 def test_max_timestamp_offsets_need_3_0(cells: dict[tuple[str, str, str], Record]) -> None:
     assert _verdict(cells, "list-offsets-max-timestamp", "2.8", "java:4.4.0")[0] == "unsupported"
     assert _verdict(cells, "list-offsets-max-timestamp", "3.9", "java:4.4.0") == ("pass", None)
-    assert _verdict(cells, "delete-records", "0.11", "wire") == ("pass", None)
 
 
 def test_every_cell_documents_whose_javadoc_it_quotes(cells: dict[tuple[str, str, str], Record]) -> None:
