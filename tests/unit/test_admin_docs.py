@@ -256,3 +256,34 @@ def test_a_claims_own_quote_is_looked_for_in_the_releases_javadoc_of_the_method(
     unsaid = _quoted(said, methods["createTopics"], "9.9.9")
     assert unsaid.quote.startswith("[not in kafka-clients 9.9.9's javadoc of createTopics] UnknownTopic")
     assert _quoted(said, None, "9.9.9").quote.startswith("[not in kafka-clients 9.9.9] ")
+
+
+@pytest.mark.parametrize("part, words", [
+    ('kip = "DOCS-admin"\n', "holds [[claim]] and [fallbacks.NAME] only, not 'kip'"),
+    (BOOK.split("\n", 3)[3].replace('method = "createTopics"\n', ""), "names its Admin method"),
+    (BOOK.split("\n", 3)[3].replace('method = "createTopics"', 'method = "../x"'), "names its Admin method"),
+    (BOOK.split("\n", 3)[3].replace('versions = "0+"', 'versions = "0+"\nbrokers = ">=2.0"'),
+     "release bound is its release's sentence"),
+    ("[[claim]\nbroken", "bad.toml:1: not valid TOML"),
+])
+def test_a_bad_part_file_is_one_line_naming_it(tmp_path: Path, part: str, words: str) -> None:
+    from kcompat.harness.matrix.claims import ClaimError
+
+    (tmp_path / "DOCS-admin.toml").write_text(BOOK.replace("create-topics", "first"))
+    (tmp_path / "DOCS-admin").mkdir()
+    (tmp_path / "DOCS-admin" / "bad.toml").write_text(part)
+    with pytest.raises(ClaimError) as raised:
+        load_claims_file(tmp_path / "DOCS-admin.toml")
+    message = str(raised.value)
+    assert "\n" not in message and words in message, message
+    assert "DOCS-admin/bad.toml" in message or "DOCS-admin.toml" in message
+
+
+def test_a_claim_id_twice_across_parts_is_refused(tmp_path: Path) -> None:
+    from kcompat.harness.matrix.claims import ClaimError
+
+    (tmp_path / "DOCS-admin.toml").write_text(BOOK)
+    (tmp_path / "DOCS-admin").mkdir()
+    (tmp_path / "DOCS-admin" / "again.toml").write_text(BOOK.split("\n", 3)[3])
+    with pytest.raises(ClaimError, match="again.toml:.*used twice"):
+        load_claims_file(tmp_path / "DOCS-admin.toml")
