@@ -18,6 +18,7 @@ import org.apache.kafka.common.KafkaFuture;
  * without the id overload records NoSuchMethodException, and names' values() became topicNameValues() in 3.1.
  */
 public final class DeleteTopics extends AdminOperation {
+    static final String TOPIC_COLLECTION = "org.apache.kafka.common.TopicCollection";
     private static final int DELETE_TOPICS = 20;
 
     public DeleteTopics() {
@@ -33,15 +34,26 @@ public final class DeleteTopics extends AdminOperation {
             add(call, values(result, "topicNameValues"));
             return;
         }
-        Class<?> collection;
-        Class<?> uuid;
-        try {
-            collection = Class.forName("org.apache.kafka.common.TopicCollection");
-            uuid = Class.forName("org.apache.kafka.common.Uuid");
-        } catch (ClassNotFoundException e) {
+        Object topics = byIds(ids);
+        if (topics == null) {
             call.threw(new NoSuchMethodException("kafka-clients " + Reflect.clientVersion()
                 + " has no deleteTopics(TopicCollection) (topic ids arrived in 3.1)"));
             return;
+        }
+        Class<?> collection = Class.forName(TOPIC_COLLECTION);
+        Object result = AdminClient.class.getMethod("deleteTopics", collection).invoke(client, topics);
+        add(call, values(result, "topicIdValues"));
+    }
+
+    /** TopicCollection.ofTopicIds of UUID texts (3.1+); null where the release has no TopicCollection. */
+    static Object byIds(List<String> ids) throws Exception {
+        Class<?> collection;
+        Class<?> uuid;
+        try {
+            collection = Class.forName(TOPIC_COLLECTION);
+            uuid = Class.forName("org.apache.kafka.common.Uuid");
+        } catch (ClassNotFoundException e) {
+            return null;
         }
         List<Object> topicIds = new ArrayList<Object>();
         for (String id : ids) {
@@ -49,9 +61,7 @@ public final class DeleteTopics extends AdminOperation {
             topicIds.add(uuid.getConstructor(long.class, long.class)
                 .newInstance(parsed.getMostSignificantBits(), parsed.getLeastSignificantBits()));
         }
-        Object topics = collection.getMethod("ofTopicIds", Collection.class).invoke(null, topicIds);
-        Object result = AdminClient.class.getMethod("deleteTopics", collection).invoke(client, topics);
-        add(call, values(result, "topicIdValues"));
+        return collection.getMethod("ofTopicIds", Collection.class).invoke(null, topicIds);
     }
 
     /** The result's map of futures: {@code newer}() where the release has it, values() otherwise. */

@@ -1,8 +1,6 @@
 package kcompat.sidecar.ops;
 
 import com.google.gson.JsonObject;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -26,23 +24,13 @@ public final class DescribeTopicsById extends AdminOperation {
 
     @Override
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
-        Class<?> collection;
-        Class<?> uuid;
-        try {
-            collection = Class.forName("org.apache.kafka.common.TopicCollection");
-            uuid = Class.forName("org.apache.kafka.common.Uuid");
-        } catch (ClassNotFoundException e) {
+        Object topics = DeleteTopics.byIds(DeleteTopics.strings(args, "topic_ids"));
+        if (topics == null) {
             call.threw(new NoSuchMethodException("kafka-clients " + Reflect.clientVersion()
                 + " has no describeTopics(TopicCollection) (topic ids arrived in 3.1)"));
             return;
         }
-        List<Object> ids = new ArrayList<Object>();
-        for (String id : DeleteTopics.strings(args, "topic_ids")) {
-            java.util.UUID parsed = java.util.UUID.fromString(id);
-            ids.add(uuid.getConstructor(long.class, long.class)
-                .newInstance(parsed.getMostSignificantBits(), parsed.getLeastSignificantBits()));
-        }
-        Object topics = collection.getMethod("ofTopicIds", Collection.class).invoke(null, ids);
+        Class<?> collection = Class.forName(DeleteTopics.TOPIC_COLLECTION);
         Object result = AdminClient.class.getMethod("describeTopics", collection).invoke(client, topics);
         Map<?, ?> futures = (Map<?, ?>) result.getClass().getMethod("topicIdValues").invoke(result);
         call.resultFields.add("name");
