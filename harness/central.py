@@ -92,6 +92,11 @@ def _published_clients(config: HarnessConfig, fetch: Callable[[str], str], *, re
         return None
 
 
+def published_clients(config: HarnessConfig) -> list[KafkaVersion]:
+    """The kafka-clients releases Maven Central publishes, as last cached (empty when never fetched)."""
+    return _published_clients(config, _read, refresh=False) or []
+
+
 def nearest_releases(version: str, published: list[KafkaVersion], count: int = 2) -> list[KafkaVersion]:
     """Up to ``count`` published releases either side of ``version``, nearest first on each side."""
     wanted = KafkaVersion.parse(version)

@@ -229,8 +229,20 @@ def extract(jar: Path, release: str) -> AdminDocs:
     return AdminDocs(release, source, methods, schemas)
 
 
+_READ: dict[tuple[str, Path], AdminDocs] = {}
+"""What this process has read, by (release, cache dir): every cell of a run binds its claim, and re-reading the
+cached extraction per cell would be I/O on the hot path."""
+
+
 def admin_docs(release: str, config: HarnessConfig) -> AdminDocs:
     """``release``'s Admin documentation: extracted once from its sources jar, then from the cache."""
+    key = (release, config.cache_dir)
+    if key not in _READ:
+        _READ[key] = _admin_docs(release, config)
+    return _READ[key]
+
+
+def _admin_docs(release: str, config: HarnessConfig) -> AdminDocs:
     version = KafkaVersion.parse(release)
     if version < KafkaVersion.parse("0.11.0"):
         raise ConfigError(f"kafka-clients {release} has no AdminClient (it came in 0.11.0, KIP-117)")
@@ -262,19 +274,31 @@ def documenting_release(client_kind: str, client_release: str | None, config: Ha
     return str(load_catalog().java_clients[-1].version)
 
 
+_DOCUMENTED: dict[tuple[str, Path], tuple[AdminDocs, str | None]] = {}
+"""``docs_or_older``'s answers in this process: a sources jar that does not resolve is asked of Maven once, not
+once per cell."""
+
+
 def docs_or_older(release: str, config: HarnessConfig) -> tuple[AdminDocs, str | None]:
     """``release``'s documentation, or when its sources jar does not resolve (kafka-clients 4.4.0's is not
     served here) the nearest older published release whose jar does (three tried), and a note saying so."""
+    key = (release, config.cache_dir)
+    if key not in _DOCUMENTED:
+        _DOCUMENTED[key] = _docs_or_older(release, config)
+    return _DOCUMENTED[key]
+
+
+def _docs_or_older(release: str, config: HarnessConfig) -> tuple[AdminDocs, str | None]:
     try:
         return admin_docs(release, config), None
     except ArtifactError as exc:
         if config.offline:
             raise
         from ..catalog import load_catalog
-        from ..central import _published_clients, _read
+        from ..central import published_clients
 
         wanted = KafkaVersion.parse(release)
-        published = _published_clients(config, _read, refresh=False) or []
+        published = published_clients(config)
         candidates = sorted({*published, *(c.version for c in load_catalog().java_clients)}, reverse=True)
         for older in [v for v in candidates if v < wanted][:3]:
             try:
