@@ -21,7 +21,7 @@ from kio.index import UnknownAPIKey, UnknownEntity, load_request_schema, load_re
 from kio.schema.index import api_key_map
 from kio.serial import entity_reader, entity_writer
 
-from .errors import WireError
+from .errors import NotOffered, WireError
 
 API_VERSIONS = 18
 METADATA = 3
@@ -74,10 +74,10 @@ def pick_version(api_key: int, broker: dict[int, ApiVersionRange]) -> int:
     theirs = broker.get(api_key)
     ours = client_versions(api_key)
     if theirs is None or not ours:
-        raise WireError(f"the broker does not offer API {api_name(api_key) or api_key}")
+        raise NotOffered(f"the broker does not offer API {api_name(api_key) or api_key}")
     high = min(theirs.max_version, ours[-1])
     if high < max(theirs.min_version, ours[0]):
-        raise WireError(
+        raise NotOffered(
             f"no common version of {api_name(api_key)}: broker {theirs.min_version}-{theirs.max_version}, "
             f"kio {ours[0]}-{ours[-1]}"
         )
