@@ -498,9 +498,10 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
     if javadoc:
         if not isinstance(method, str) or not re.fullmatch(r"[a-z]\w*", method):
             raise _fail(where(index, "method"), "a javadoc claim names its Admin method: method = \"deleteTopics\"")
-        if not isinstance(statement, str) or not re.fullmatch(r"[a-zA-Z][\w-]*", statement):
+        if not isinstance(statement, str) or not re.fullmatch(r"[a-zA-Z][\w-]*(?:\|[a-zA-Z][\w-]*)*", statement):
             raise _fail(where(index, "statement"), "statement is \"method\" or the option the sentence is about "
-                                                   "(\"validateOnly\")")
+                                                   "(\"validateOnly\"), or options tried in order "
+                                                   "(\"inGroupStates|inStates\")")
         if "brokers" in raw:
             raise _fail(where(index, "brokers"), "a javadoc claim's release bound is its release's sentence; "
                                                  "leave brokers out")
