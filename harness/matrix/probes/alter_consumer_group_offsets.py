@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ...clients import AdminResult
-
 from ...operations.alter_consumer_group_offsets import ALTER_CONSUMER_GROUP_OFFSETS, AlterConsumerGroupOffsetsArgs
 from ..probe import ProbeContext
 from ..setups.groups import committed_group, fetched_offsets, member_as_asked

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ...clients import AdminResult
-
 from ...operations.delete_consumer_group_offsets import (
     DELETE_CONSUMER_GROUP_OFFSETS,
     DeleteConsumerGroupOffsetsArgs,

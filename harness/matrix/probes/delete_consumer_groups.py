@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ...clients import AdminResult
-
 from ...operations.delete_consumer_groups import DELETE_CONSUMER_GROUPS, DeleteConsumerGroupsArgs
 from ...waiting import attempts
 from ..probe import ProbeContext

@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ...clients import AdminResult
-
 from ...operations.list_consumer_group_offsets import LIST_CONSUMER_GROUP_OFFSETS, ListConsumerGroupOffsetsArgs
 from ..probe import ProbeContext
 from ..setups.groups import committed_group, member_as_asked, partition_results
