@@ -30,11 +30,18 @@ SASL_AUTHENTICATE = 36
 MAX_FRAME = 64 * 1024 * 1024
 
 
+BEYOND_KIO = {88: "StreamsGroupHeartbeat", 89: "StreamsGroupDescribe", 90: "DescribeShareGroupOffsets",
+              91: "AlterShareGroupOffsets", 92: "DeleteShareGroupOffsets"}
+"""APIs of Kafka 4.x that kio 0.5.0 has no schema of (KIP-932, KIP-1071), by key as Kafka's message schemas
+(``common/message/*Request.json``) name them: a claim, a broker's ApiVersions and kafka-clients' limits can
+name them; no kio client can send them."""
+
+
 def api_name(api_key: int) -> str | None:
-    """Kafka's name for an API key (``ApiVersions``), or None if kio predates it."""
+    """Kafka's name for an API key (``ApiVersions``), or None if kio and ``BEYOND_KIO`` predate it."""
     snake = api_key_map.get(api_key)
     if snake is None:
-        return None
+        return BEYOND_KIO.get(api_key)
     return "".join(part.capitalize() for part in str(snake).split("_"))
 
 

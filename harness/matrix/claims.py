@@ -44,6 +44,7 @@ from kio.schema.index import api_key_map
 from ..clients.base import AclSpec, ResourceType
 from ..clients.kinds import kind_names
 from ..errors import ConfigError
+from ..protocol import BEYOND_KIO
 from ..versions import KafkaVersion
 from ..records import DOCUMENT_ID, LIMITED_BY, document_order
 from ..spec import MAX_LOG_DIRS
@@ -66,7 +67,8 @@ REFUSED = "refused"
 kind's refusal of a version the broker lacks, or the method missing from its release)."""
 _VERSIONS = re.compile(r"(?P<min>\d+)(?:\+|-(?P<max>\d+))\Z")
 ERROR_NAMES = frozenset({"NONE"} | {e.name.upper() for e in ErrorCode})
-API_KEYS = {"".join(p.capitalize() for p in str(snake).split("_")): key for key, snake in api_key_map.items()}
+API_KEYS = {**{name: key for key, name in BEYOND_KIO.items()},
+            **{"".join(p.capitalize() for p in str(snake).split("_")): key for key, snake in api_key_map.items()}}
 
 
 class ClaimError(ConfigError):
