@@ -13,6 +13,7 @@ from ..artifacts import ArtifactStore, check_release_name
 from ..catalog import Mode, load_catalog
 from ..central import check_client_release
 from ..clients import Endpoint, NewTopic, client_for, kind, kind_names, parse_clients
+from ..clients.check import check as check_client
 from ..clients.java import close_sidecars
 from ..clients.limits import measure, python_for
 from ..clients.wire import WireClient
@@ -69,6 +70,59 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
         close_sidecars()
     if not as_json:
         show(table)
+
+
+@clients.command("check")
+@click.argument("refs", nargs=-1, required=True, metavar="KIND[:RELEASE]...")
+@click.option("--broker", "version", default=None, metavar="VERSION",
+              help="The broker to check against (default: the catalog's newest).")
+@click.option("--json", "as_json", is_flag=True, help="One line per operation and client instead of the tables.")
+@click.pass_context
+def clients_check(ctx: click.Context, refs: tuple[str, ...], version: str | None, as_json: bool) -> None:
+    """Drive every operation each client has once against a real broker and read each answer against
+    docs/ADAPTERS.md: conforms, lacking (the client has no such operation) or broken (and why).  Exit 1 if any
+    answer is broken."""
+    config = harness_config(ctx)
+    parsed = [ref.resolved() for ref in parse_clients(refs)]  # checked before anything boots
+    reap_orphans(config, ("process", config.provider))
+    catalog = load_catalog()
+    spec = ClusterSpec.of(version or str(catalog.lines[-1].newest))
+    reporter = Reporter(as_json)
+    reporter.fetch(ArtifactStore(config), spec.release)
+    broken = 0
+    try:
+        with reporter.boot(config, spec, config.provider) as cluster:
+            endpoint = Endpoint(cluster.bootstrap_servers)
+            seed = WireClient(endpoint)
+            made = iter(range(1, 1 << 20))
+
+            def topic_for(operation: str) -> str:
+                name = f"kcompat-check-{next(made)}"
+                seed.create_topics([NewTopic(name, 1, 1)])
+                return name
+
+            try:
+                for ref in parsed:
+                    rows = check_client(client_for(ref, endpoint, config), seed.api_versions(), topic_for)
+                    broken += sum(1 for row in rows if row.status == "broken")
+                    if as_json:
+                        for row in rows:
+                            click.echo(json.dumps({"client": str(ref), "broker": str(spec.version), **row.as_json()}))
+                        continue
+                    table = Table("operation", "status", "problems",
+                                  title=f"{ref} against Kafka {spec.version} ({spec.mode}): "
+                                        f"{sum(r.status == 'conforms' for r in rows)} conform, "
+                                        f"{sum(r.status == 'lacking' for r in rows)} lacking, "
+                                        f"{sum(r.status == 'broken' for r in rows)} broken")
+                    for row in rows:
+                        table.add_row(row.operation, row.status, "; ".join(row.problems))
+                    show(table)
+            finally:
+                seed.close()
+    finally:
+        close_sidecars()
+    if broken:
+        raise click.exceptions.Exit(1)
 
 
 @clients.command("limits")
