@@ -27,9 +27,9 @@ def topic_id_text(topic_id: Any) -> str | None:
 
 def description(topic: Any) -> dict[str, Any]:
     """The fields of a TopicDescription every client's description has: partitions, leaders, replicas, ISR, id."""
-    info = sorted(({"partition": int(p.id), "leader": -1 if p.leader is None else int(p.leader.id),
-                    "replicas": [int(n.id) for n in p.replicas], "isr": [int(n.id) for n in p.isr]}
-                   for p in topic.partitions), key=lambda p: int(p["partition"]))
+    info = [{"partition": int(p.id), "leader": -1 if p.leader is None else int(p.leader.id),
+             "replicas": [int(n.id) for n in p.replicas], "isr": [int(n.id) for n in p.isr]}
+            for p in sorted(topic.partitions, key=lambda p: int(p.id))]
     return {"partitions": len(topic.partitions), "topic_id": topic_id_text(getattr(topic, "topic_id", None)),
             "partition_info": info}
 

@@ -17,9 +17,9 @@ _NO_TOPIC_ID = "00000000-0000-0000-0000-000000000000"
 
 def partition_info(partitions: Any) -> list[dict[str, Any]]:
     """Each partition's index, leader, replicas and ISR, by index: the fields every client's description has."""
-    return sorted(({"partition": int(p.partition_index), "leader": int(p.leader_id),
-                    "replicas": [int(r) for r in p.replica_nodes], "isr": [int(r) for r in p.isr_nodes]}
-                   for p in partitions), key=lambda p: int(p["partition"]))
+    return [{"partition": int(p.partition_index), "leader": int(p.leader_id),
+             "replicas": [int(r) for r in p.replica_nodes], "isr": [int(r) for r in p.isr_nodes]}
+            for p in sorted(partitions, key=lambda p: int(p.partition_index))]
 
 
 @DESCRIBE_TOPICS.implement(WireClient)
