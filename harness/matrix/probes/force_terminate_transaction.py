@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...operations import perform
-from ...operations.describe_transactions import DESCRIBE_TRANSACTIONS, DescribeTransactionsArgs
+from ...operations.list_transactions import LIST_TRANSACTIONS, ListTransactionsArgs
 from ...operations.force_terminate_transaction import FORCE_TERMINATE_TRANSACTION, ForceTerminateTransactionArgs
 from ...waiting import attempts
 from ..probe import ProbeContext, ProbeFailed
@@ -15,17 +15,18 @@ from . import ProbeSpec, probe
 from ._shared import COMMON, SETTLE, common
 from .fence_producers import FENCED
 
-DESCRIBE_TRANSACTIONS_KEY = 65
+LIST_TRANSACTIONS_KEY = 66
 
 
 def state_after(ctx: ProbeContext, transactional_id: str) -> str | None:
-    """The transaction's state as the super user's DescribeTransactions gives it; None where the broker has no
-    DescribeTransactions (before 3.0) or it answers an error."""
-    if DESCRIBE_TRANSACTIONS_KEY not in {r.api_key for r in ctx.cluster.api_versions}:
+    """The transaction's state as the super user's ListTransactions gives it (not DescribeTransactions: a
+    terminated transaction's start time is -1, which kio can't read as a time); None where the broker has no
+    ListTransactions (before 3.0) or does not list the id."""
+    if LIST_TRANSACTIONS_KEY not in {r.api_key for r in ctx.cluster.api_versions}:
         return None
-    described = perform(ctx.admin, DESCRIBE_TRANSACTIONS, DescribeTransactionsArgs([transactional_id]))
-    outcome = described.resources[0] if described.resources else None
-    return None if outcome is None or outcome.error_code != 0 else outcome.fields.get("state")
+    listed = perform(ctx.admin, LIST_TRANSACTIONS, ListTransactionsArgs())
+    found = next((r for r in listed.resources if r.resource == transactional_id), None)
+    return None if found is None else found.fields.get("state")
 
 
 @probe(ProbeSpec("force_terminate_transaction", COMMON | {"aborted", "state_after", "old_producer_error", "fenced"},
@@ -33,7 +34,7 @@ def state_after(ctx: ProbeContext, transactional_id: str) -> str | None:
                  about="forceTerminateTransaction of a transactional id whose transaction the super user's producer "
                        "holds open on partition 0 of a new topic; `aborted`: the partition's last stable offset "
                        "reaches its high watermark (bounded wait), which the open transaction held back; "
-                       "`state_after`: the transaction's state in the super user's DescribeTransactions (brokers "
+                       "`state_after`: the transaction's state in the super user's ListTransactions (brokers "
                        "3.0+); `old_producer_error`: what the coordinator answers the old producer's commit, "
                        "`fenced` whether it is PRODUCER_FENCED or INVALID_PRODUCER_EPOCH"))
 def force_terminate_transaction(ctx: ProbeContext) -> dict[str, Any]:
