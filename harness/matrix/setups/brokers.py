@@ -18,18 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from ...clients import error_name
-from ...protocol import (
-    API_VERSIONS,
-    METADATA,
-    build_request,
-    client_versions,
-    metadata_request,
-    nested_type,
-    pick_version,
-    request_fields,
-)
+from ...protocol import API_VERSIONS, build_request, nested_type, pick_version, request_fields
 from ...waiting import attempts
 from ..probe import ProbeContext, ProbeFailed
+from .quorum import cluster_id
 
 BROKER_REGISTRATION, UNREGISTER_BROKER = 62, 64
 SETTLE = 30.0
@@ -72,7 +64,7 @@ def register_fenced_broker(ctx: ProbeContext, broker_id: int) -> None:
     if BROKER_REGISTRATION not in offered:
         raise ProbeFailed(f"set-up: the controller at {address} has no BrokerRegistration")
     version = pick_version(BROKER_REGISTRATION, offered)
-    empty = {"broker_id": broker_id, "cluster_id": _cluster_id(ctx), "incarnation_id": uuid.uuid4(), "listeners": (),
+    empty = {"broker_id": broker_id, "cluster_id": cluster_id(ctx), "incarnation_id": uuid.uuid4(), "listeners": (),
              "features": (), "rack": None}
     listener = nested_type(BROKER_REGISTRATION, version, "Listener", **empty)
     feature = nested_type(BROKER_REGISTRATION, version, "Feature", **empty)
@@ -97,14 +89,6 @@ def register_fenced_broker(ctx: ProbeContext, broker_id: int) -> None:
     if error != "NONE":
         raise ProbeFailed(f"set-up: registering broker {broker_id} at the controller {address} as the super user "
                           f"gave {error}")
-
-
-def _cluster_id(ctx: ProbeContext) -> str:
-    """The cluster id from the first broker's Metadata (v2+ carries it; every KRaft broker has v12+)."""
-    conn, offered = ctx.admin.connection()
-    response: Any = conn.send(metadata_request(min(pick_version(METADATA, offered), client_versions(METADATA)[-1]),
-                                               ()))
-    return str(response.cluster_id)
 
 
 def unregister_as_admin(ctx: ProbeContext, broker_id: int) -> str:
