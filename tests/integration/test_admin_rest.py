@@ -21,6 +21,7 @@ from kcompat.harness.clients.wire import WireClient
 from kcompat.harness.matrix.env import endpoint_of
 from kcompat.harness.matrix.probe import ProbeContext
 from kcompat.harness.matrix.probes import implementation, specs
+from kcompat.harness.matrix.probes._shared import common
 from kcompat.harness.operations import perform
 from kcompat.harness.operations.add_raft_voter import ADD_RAFT_VOTER, AddRaftVoterArgs, RaftVoterEndpoint
 from kcompat.harness.operations.describe_topics import DESCRIBE_TOPICS, DescribeTopicsArgs
@@ -122,7 +123,7 @@ def test_describe_topics_unknown_topic(client: Any, unique_topic: Any) -> None:
 def test_unregister_unknown_broker(client: Any) -> None:
     """A broker id that was never registered: the controller says so (KRaft), through every client that asks."""
     result = perform(client, UNREGISTER_BROKER, UnregisterBrokerArgs(987654))
-    observed = {"exception": result.exception, "error": result.resources[0].error_name if result.resources else None}
+    observed, _ = common(result)
     if _absent(client, observed, "unregister_broker") or _refused(client, observed):
         return
     assert result.resource("broker:987654").error_name == "BROKER_ID_NOT_REGISTERED", result
