@@ -4,7 +4,8 @@ result, and each probe's observation as a cell makes it.
 Old: 2.2 (ZooKeeper: no DescribeTopicPartitions, UnregisterBroker, ListClientMetricsResources or raft voter
 APIs).  New: 4.4 (KRaft, a static quorum).  Clients: wire, confluent (the installed release: it has none of the
 newer methods), java:4.4.0 (every method) and java:3.9.1 (before listConfigResources and
-forceTerminateTransaction).
+forceTerminateTransaction).  The voter changes themselves need a dynamic quorum of three 4.4 nodes (nightly:
+three JVMs for two tests).
 """
 
 from __future__ import annotations
@@ -48,6 +49,23 @@ def broker(request: pytest.FixtureRequest, kafka_cluster_factory: Any) -> Any:
     return kafka_cluster_factory(ClusterSpec.of(version, mode))
 
 
+@pytest.fixture(scope="module")
+def dynamic(kafka_cluster_factory: Any) -> Any:
+    return kafka_cluster_factory(ClusterSpec.of("4.4", "kraft", nodes=3, quorum="dynamic"))
+
+
+def _observer(client: Any, broker: Any, unique_topic: Any, kc_config: Any, admin: WireClient) -> Any:
+    def run(probe: str, **args: Any) -> dict[str, Any]:
+        cell = SimpleNamespace(client=SimpleNamespace(kind=client.kind, pin=None),
+                               claim=SimpleNamespace(args=args, keys=frozenset()))
+        context = ProbeContext(cell, client, admin, broker, unique_topic, ArtifactStore(kc_config))  # type: ignore[arg-type]
+        observed: dict[str, Any] = implementation(probe)(context)
+        assert set(observed) <= specs()[probe].keys, (probe, observed)
+        return observed
+
+    return run
+
+
 @pytest.fixture(params=CLIENTS)
 def client(request: pytest.FixtureRequest, broker: Any, admin_client_factory: Any) -> Any:
     made = admin_client_factory(broker, request.param)
@@ -61,16 +79,7 @@ def observe(client: Any, broker: Any, unique_topic: Any, kc_config: Any) -> Any:
     """``observe(probe, **args)``: the probe's observation through this client, as a cell makes it; its keys are
     checked against the probe's declared ones."""
     admin = WireClient(endpoint_of(broker))
-
-    def run(probe: str, **args: Any) -> dict[str, Any]:
-        cell = SimpleNamespace(client=SimpleNamespace(kind=client.kind, pin=None),
-                               claim=SimpleNamespace(args=args, keys=frozenset()))
-        context = ProbeContext(cell, client, admin, broker, unique_topic, ArtifactStore(kc_config))  # type: ignore[arg-type]
-        observed: dict[str, Any] = implementation(probe)(context)
-        assert set(observed) <= specs()[probe].keys, (probe, observed)
-        return observed
-
-    yield run
+    yield _observer(client, broker, unique_topic, kc_config, admin)
     admin.close()
 
 
@@ -194,3 +203,36 @@ def test_raft_voters(observe: Any, client: Any, probe: str) -> None:
     assert static["error"] == "UNSUPPORTED_VERSION", static
     assert "kraft.version feature is 0" in static["error_message"], static
     assert static.get("voter_listed", False) is False and static.get("voters_kept", True) is True, static
+
+
+@pytest.mark.nightly
+@pytest.mark.parametrize("ref", ["wire", "java:4.4.0"])
+def test_raft_voters_of_a_dynamic_quorum(dynamic: Any, ref: str, admin_client_factory: Any, unique_topic: Any,
+                                         kc_config: Any) -> None:
+    """A follower voter removed by the client (and put back), then removed by the super user and added back by
+    the client: the quorum has its three voters again after each."""
+    client = admin_client_factory(dynamic, ref)
+    admin = WireClient(endpoint_of(dynamic))
+    try:
+        observe = _observer(client, dynamic, unique_topic, kc_config, admin)
+        removed = observe("remove_raft_voter", target="voter")
+        assert removed["error"] == "NONE" and removed["voter_removed"] is True, removed
+        assert removed["voters_before"] == [1, 2, 3], removed
+        added = observe("add_raft_voter", target="removed", cluster_id="actual")
+        assert added["error"] == "NONE" and added["voter_listed"] is True, added
+        assert len(added["voters_before"]) == 2, added
+        assert observe("remove_raft_voter")["error"] == "VOTER_NOT_FOUND"  # an id that is no voter
+    finally:
+        admin.close()
+
+
+def test_client_instance_id(observe: Any, client: Any) -> None:
+    """No catalog broker runs a telemetry receiver, so none offers GetTelemetrySubscriptions."""
+    observed = observe("client_instance_id", timeout_ms=2000)
+    assert observed["telemetry_offered"] is False, observed
+    if _absent(client, observed, "client_instance_id"):
+        return
+    expected = {"wire": "UnsupportedVersion",
+                "java:3.9.1": "KafkaException",  # it wraps the UnsupportedVersionException
+                "java:4.4.0": "IllegalStateException"}  # enable.metrics.push is false by default in 4.x admins
+    assert observed["exception"] == expected[client.ref], observed
