@@ -1,6 +1,7 @@
 """Describe topics through the wire client (DescribeTopicPartitions, KIP-966), at the cell's pinned request
 version where it has one.  Named topics are described here with each partition's leader, replicas and ISR and
-the topic id (what Admin.describeTopics' TopicDescription carries); with no names, the client's listing mode."""
+the topic id (what Admin.describeTopics' TopicDescription carries), in one response of up to 2000 partitions
+(a probe's topics have a few); with no names, the client's listing mode, which follows the cursor."""
 
 from __future__ import annotations
 
