@@ -205,3 +205,13 @@ def test_a_description_matches_metadata_partition_by_partition() -> None:
 def test_a_listing_of_no_types_awaits_both_resources() -> None:
     assert wanted([]) == {"TOPIC", "CLIENT_METRICS"}
     assert wanted(["TOPIC", "GROUP"]) == {"TOPIC"} and wanted(["BROKER"]) == set()
+
+
+def test_a_renamed_apis_schema_documents_the_claims_naming_it_as_kio_does() -> None:
+    from kcompat.harness.matrix.admin_docs import AdminDocs
+
+    renamed = AdminDocs("4.3.1", "Admin.java", {}, {"ListConfigResources": '"validVersions": "0-1"'})
+    assert renamed.schema("ListClientMetricsResources") == ("ListConfigResources", '"validVersions": "0-1"')
+    older = AdminDocs("3.9.1", "Admin.java", {}, {"ListClientMetricsResources": '"validVersions": "0"'})
+    assert older.schema("ListClientMetricsResources") == ("ListClientMetricsResources", '"validVersions": "0"')
+    assert older.schema("UnregisterBroker") is None
