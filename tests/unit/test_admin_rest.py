@@ -19,6 +19,7 @@ from kcompat.harness.clients.kinds.wire import remove_raft_voter as wire_remove
 from kcompat.harness.clients.kinds.wire import unregister_broker as wire_unregister
 from kcompat.harness.clients.kinds.wire.describe_topics import partition_info
 from kcompat.harness.clients.wire import WireClient
+from kcompat.harness.matrix.admin_docs import AdminDocs
 from kcompat.harness.matrix.claims import ClaimError, load_claims_file
 from kcompat.harness.matrix.probes.describe_topics import compared
 from kcompat.harness.matrix.probes.list_config_resources import wanted
@@ -208,8 +209,6 @@ def test_a_listing_of_no_types_awaits_both_resources() -> None:
 
 
 def test_a_renamed_apis_schema_documents_the_claims_naming_it_as_kio_does() -> None:
-    from kcompat.harness.matrix.admin_docs import AdminDocs
-
     renamed = AdminDocs("4.3.1", "Admin.java", {}, {"ListConfigResources": '"validVersions": "0-1"'})
     assert renamed.schema("ListClientMetricsResources") == ("ListConfigResources", '"validVersions": "0-1"')
     older = AdminDocs("3.9.1", "Admin.java", {}, {"ListClientMetricsResources": '"validVersions": "0"'})
