@@ -50,6 +50,12 @@ class NodeLayout:
         return self.directory / "broker.log"
 
 
+def initial_controllers(nodes: Sequence[NodeLayout]) -> str:
+    """``kafka-storage format --initial-controllers`` of a dynamic quorum (KIP-853): every node a voter,
+    ``id@host:port:directory-id``, each directory id new (a Kafka Uuid's text, like a cluster id)."""
+    return ",".join(f"{n.node_id}@{HOST}:{n.controller_port}:{new_cluster_id()}" for n in nodes)
+
+
 def new_cluster_id() -> str:
     """A KRaft cluster id: 16 random bytes, URL-safe base64 without padding.
 
@@ -136,11 +142,14 @@ def _zookeeper_mode(spec: ClusterSpec, node: NodeLayout, zk_port: int) -> dict[s
 
 def _kraft_mode(spec: ClusterSpec, node: NodeLayout, voters: Sequence[NodeLayout]) -> dict[str, str]:
     listener = CLIENT_LISTENER[spec.sasl is not None]
-    quorum = ",".join(f"{v.node_id}@{HOST}:{v.controller_port}" for v in voters)
+    if spec.quorum == "dynamic":  # the voters are in the formatted log (initial_controllers), found through these
+        quorum = {"controller.quorum.bootstrap.servers": ",".join(f"{HOST}:{v.controller_port}" for v in voters)}
+    else:
+        quorum = {"controller.quorum.voters": ",".join(f"{v.node_id}@{HOST}:{v.controller_port}" for v in voters)}
     return {
         "process.roles": "broker,controller",
         "node.id": str(node.node_id),
-        "controller.quorum.voters": quorum,
+        **quorum,
         "controller.listener.names": CONTROLLER_LISTENER,
         "listeners": f"{listener}://{HOST}:{node.port},{CONTROLLER_LISTENER}://{HOST}:{node.controller_port}",
         "advertised.listeners": f"{listener}://{HOST}:{node.port}",

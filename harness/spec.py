@@ -9,10 +9,13 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from .catalog import BrokerRelease, Mode, load_catalog
 from .errors import ConfigError
 from .versions import KafkaVersion
+
+Quorum = Literal["static", "dynamic"]
 
 
 MAX_LOG_DIRS = 4
@@ -66,6 +69,9 @@ class ClusterSpec:
     """A ``java`` binary to use instead of the catalog's choice."""
     log_dirs: int = 1
     """Log directories per broker (``log.dirs``); two let a replica move between them (KIP-113)."""
+    quorum: Quorum = "static"
+    """KRaft's voter set: ``static`` (``controller.quorum.voters``, kraft.version 0) or ``dynamic`` (KIP-853,
+    3.9+: every node formatted as an initial controller, kraft.version 1, so voters can be added and removed)."""
 
     @classmethod
     def of(
@@ -79,12 +85,13 @@ class ClusterSpec:
         extra_classpath: tuple[Path, ...] | list[Path] = (),
         java: Path | None = None,
         log_dirs: int = 1,
+        quorum: Quorum = "static",
     ) -> ClusterSpec:
         """Resolve a version or line against the catalog and validate the rest."""
         release = load_catalog().release(version)
         chosen: Mode = mode or release.line.default_mode
         spec = cls(release.version, chosen, nodes, tuple(sorted((server_properties or {}).items())),
-                   sasl, tuple(Path(p).absolute() for p in extra_classpath), java, log_dirs)
+                   sasl, tuple(Path(p).absolute() for p in extra_classpath), java, log_dirs, quorum)
         spec.validate()
         return spec
 
@@ -103,6 +110,9 @@ class ClusterSpec:
             raise ConfigError(f"a cluster has 1 to 9 nodes, not {self.nodes}")
         if not 1 <= self.log_dirs <= MAX_LOG_DIRS:
             raise ConfigError(f"a broker has 1 to {MAX_LOG_DIRS} log dirs, not {self.log_dirs}")
+        if self.quorum == "dynamic" and not (self.mode == "kraft" and self.version.supports("dynamic_quorum")):
+            raise ConfigError(f"a dynamic quorum needs KRaft 3.9 or newer (KIP-853), not Kafka {self.version} in "
+                              f"{self.mode} mode")
         for path in self.extra_classpath:
             if not path.exists():
                 raise ConfigError(f"extra classpath entry {path} does not exist")
@@ -111,4 +121,5 @@ class ClusterSpec:
     def label(self) -> str:
         sasl = "-sasl" if self.sasl else ""
         dirs = f"-{self.log_dirs}dirs" if self.log_dirs > 1 else ""
-        return f"kafka-{self.version}-{self.mode}-{self.nodes}n{sasl}{dirs}"
+        quorum = "-dynamic" if self.quorum == "dynamic" else ""
+        return f"kafka-{self.version}-{self.mode}-{self.nodes}n{sasl}{dirs}{quorum}"

@@ -76,6 +76,8 @@ CAPABILITIES: dict[str, Capability] = {
     "config_command_bootstrap_server": Capability("2.0", None, "KIP-248: kafka-configs --bootstrap-server"),
     "acl_command_bootstrap_server": Capability("2.1", None, "KIP-332: kafka-acls --bootstrap-server"),
     "delegation_tokens": Capability("1.1", None, "KIP-48: delegation.token.master.key enables them"),
+    "dynamic_quorum": Capability("3.9", None, "KIP-853: kafka-storage format --initial-controllers, "
+                                              "controller.quorum.bootstrap.servers"),
     "delegation_token_secret_key": Capability("2.8", None, "KAFKA-10692: delegation.token.secret.key, "
                                                            "delegation.token.master.key deprecated"),
     "share_coordinator": Capability("4.0", None, "KIP-932: the share coordinator and its __share_group_state "

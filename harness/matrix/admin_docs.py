@@ -93,6 +93,11 @@ class MethodDoc:
         return next((s for s in self.statements if s.selector == selector), None)
 
 
+RENAMED = {"ListClientMetricsResources": "ListConfigResources"}
+"""API name (kio's, as claims name it) -> the name a newer release's schema has for the same key: KIP-1142
+renamed key 74 in kafka-clients 4.1."""
+
+
 @dataclass(frozen=True)
 class AdminDocs:
     """One release's Admin interface as its sources say it."""
@@ -103,6 +108,14 @@ class AdminDocs:
     methods: Mapping[str, MethodDoc]
     schemas: Mapping[str, str] = field(default_factory=dict)
     """API name -> its request schema's ``"validVersions": ...`` line, verbatim."""
+
+    def schema(self, api: str) -> tuple[str, str] | None:
+        """``api``'s request schema as (file stem, ``validVersions`` line), also where this release renamed the
+        API (``RENAMED``: claims name an API as kio does); None where the jar has neither name."""
+        for stem in (api, RENAMED.get(api)):
+            if stem is not None and (line := self.schemas.get(stem)) is not None:
+                return stem, line
+        return None
 
     def as_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "release": self.release, "source": self.source,
@@ -359,9 +372,9 @@ def bind(claim: Claim, client_kind: str, client_release: str | None, config: Har
     elif claim.statement != METHOD:
         quote = f"kafka-clients {docs.release}'s {claim.method} says nothing of {' or '.join(selectors)}"
         bound["has_method"] = False  # the release can't express the option: the client is short
-    elif (line := docs.schemas.get(claim.api)) is not None:
-        quote = line
-        bound.update(source=f"common/message/{claim.api}Request.json")
+    elif (schema := docs.schema(claim.api)) is not None:
+        stem, quote = schema
+        bound.update(source=f"common/message/{stem}Request.json")
     else:
         quote = f"kafka-clients {docs.release} documents no broker release for {claim.method}"
     documented = tuple(replace(d, quote=quote) if d.quote == BOUND_QUOTE else _quoted(d, method, docs.release)
@@ -392,8 +405,8 @@ def coverage(document: KipClaims, releases: Sequence[str], config: HarnessConfig
         for method in docs.methods.values():
             documented = [*method.statements]
             if method.statement(METHOD) is None:  # the method's own side is its API's schema, if it has one
-                line = docs.schemas.get(apis.get(method.name, ""))
-                statement = line or f"(no broker sentence in kafka-clients {docs.release}'s javadoc)"
+                schema = docs.schema(apis.get(method.name, ""))
+                statement = schema[1] if schema else f"(no broker sentence in kafka-clients {docs.release}'s javadoc)"
                 documented.insert(0, Statement(METHOD, statement, "", method.line))
             for found in documented:
                 claims = by_method.get((method.name, found.selector), [])

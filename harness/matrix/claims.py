@@ -47,7 +47,7 @@ from ..errors import ConfigError
 from ..protocol import BEYOND_KIO
 from ..versions import KafkaVersion
 from ..records import DOCUMENT_ID, LIMITED_BY, document_order
-from ..spec import MAX_LOG_DIRS
+from ..spec import MAX_LOG_DIRS, Quorum
 from ..tomlfile import read_toml
 from .observables import PROBES, check_matcher
 
@@ -113,6 +113,9 @@ class ClusterNeeds:
     """Broker plug-ins (names in ``BROKER_PLUGINS``) on the cluster's classpath and in its properties."""
     log_dirs: int = 1
     """Log directories per broker: two for a claim that moves a replica between them (alterReplicaLogDirs)."""
+    quorum: Quorum = "static"
+    """KRaft's voter set: ``dynamic`` (KIP-853, kraft.version 1) for a claim that adds or removes voters; a
+    broker that can't have one (ZooKeeper, KRaft before 3.9) runs with its static quorum."""
 
     @property
     def sasl(self) -> bool:
@@ -124,9 +127,10 @@ class ClusterNeeds:
 
     @property
     def key(self) -> str:
-        """What distinguishes one cluster from another: nodes, security profile, plug-ins, log dirs."""
+        """What distinguishes one cluster from another: nodes, security profile, plug-ins, log dirs, quorum."""
         dirs = [f"{self.log_dirs}dirs"] if self.log_dirs > 1 else []
-        return "-".join([f"{self.nodes}n", self.profile, *sorted(self.plugins), *dirs])
+        quorum = ["dynamic"] if self.quorum == "dynamic" else []
+        return "-".join([f"{self.nodes}n", self.profile, *sorted(self.plugins), *dirs, *quorum])
 
 
 @dataclass(frozen=True)
@@ -428,8 +432,8 @@ def parse_acl(text: str) -> AclSpec:
 def _cluster(raw: Any, where: str) -> ClusterNeeds:
     if raw is None:
         return ClusterNeeds()
-    if not isinstance(raw, dict) or set(raw) - {"nodes", "users", "acls", "plugins", "log_dirs"}:
-        raise _fail(where, "cluster is a table of nodes, users, acls, plugins, log_dirs")
+    if not isinstance(raw, dict) or set(raw) - {"nodes", "users", "acls", "plugins", "log_dirs", "quorum"}:
+        raise _fail(where, "cluster is a table of nodes, users, acls, plugins, log_dirs, quorum")
     nodes = raw.get("nodes", 1)
     if not isinstance(nodes, int) or not 1 <= nodes <= 9:
         raise _fail(where, "cluster.nodes is 1 to 9")
@@ -452,7 +456,10 @@ def _cluster(raw: Any, where: str) -> ClusterNeeds:
     log_dirs = raw.get("log_dirs", 1)
     if not isinstance(log_dirs, int) or isinstance(log_dirs, bool) or not 1 <= log_dirs <= MAX_LOG_DIRS:
         raise _fail(where, f"cluster.log_dirs is 1 to {MAX_LOG_DIRS}")
-    return ClusterNeeds(nodes, users, acls, tuple(sorted(set(plugins))), log_dirs)
+    quorum = raw.get("quorum", "static")
+    if quorum not in ("static", "dynamic"):
+        raise _fail(where, "cluster.quorum is \"static\" or \"dynamic\"")
+    return ClusterNeeds(nodes, users, acls, tuple(sorted(set(plugins))), log_dirs, cast(Quorum, quorum))
 
 
 def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, Any], used: set[str],

@@ -164,5 +164,8 @@ class ClusterSpecs:
                 self.compiled[name, cell.version] = self.compile(plugin, cell.version)
             classpath.append(self.compiled[name, cell.version])
             properties[plugin.property] = plugin.class_name
+        # a broker that can't run a dynamic quorum runs its static one: those cells lack the voter APIs anyway
+        dynamic = needs.quorum == "dynamic" and cell.mode == "kraft" and cell.version.supports("dynamic_quorum")
         return ClusterSpec.of(cell.version, cell.mode, nodes=needs.nodes, sasl=sasl, server_properties=properties,
-                              extra_classpath=classpath, log_dirs=needs.log_dirs)
+                              extra_classpath=classpath, log_dirs=needs.log_dirs,
+                              quorum="dynamic" if dynamic else "static")

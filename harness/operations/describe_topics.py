@@ -17,6 +17,7 @@ class DescribeTopicsArgs:
 
 DESCRIBE_TOPICS = Operation(
     "describe_topics", DescribeTopicsArgs, "DescribeTopicPartitions",
-    "one result per topic with its partition count; ``request_version`` is DescribeTopicPartitions', None "
+    "one result per topic with its partition count and, for named topics, `partition_info` (each partition's "
+    "leader, replicas, isr) and `topic_id` (null: none); ``request_version`` is DescribeTopicPartitions', None "
     "where the client described them otherwise",
     lambda topic: (DescribeTopicsArgs([topic]),))

@@ -30,6 +30,7 @@ from ..render import (
     HOST,
     NodeLayout,
     broker_properties,
+    initial_controllers,
     jaas_config,
     logging_files,
     new_cluster_id,
@@ -290,8 +291,11 @@ class JvmCluster:
         self._progress(f"formatting KRaft storage (cluster id {cluster_id})")
         flags = [*TOOL_HEAP, *self._labels(), *logging_files(self._logging, self.run_dir)]
         tools = []
+        # a dynamic quorum's voters, with their directory ids, are written into every node's log (KIP-853)
+        voters = ["--initial-controllers", initial_controllers(self.nodes)] if self.spec.quorum == "dynamic" else []
         for node in self.nodes:
-            args = ["format", f"--cluster-id={cluster_id}", "-c", str(node.properties_path), "--ignore-formatted"]
+            args = ["format", f"--cluster-id={cluster_id}", "-c", str(node.properties_path), "--ignore-formatted",
+                    *voters]
             tool = self._jvm(f"storage format of node {node.node_id}",
                              self._command(STORAGE_TOOL_MAIN, args, flags), node.directory / "format.log",
                              f"format-{node.node_id}")
