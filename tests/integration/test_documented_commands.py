@@ -83,6 +83,21 @@ def test_clients_survey_table_and_records() -> None:
     assert records and all((r["client"], r["client_version"]) == ("java", "4.4.0") for r in records)
 
 
+def test_clients_check_reads_every_answer_against_the_contract() -> None:
+    done = kcompat("clients", "check", "wire", "java:4.4.0", "--broker", "4.4", "--json", timeout=900)
+    rows = [json.loads(line) for line in _ok(done).splitlines() if line.startswith("{")]
+    by_client: dict[str, list[dict[str, object]]] = {}
+    for row in rows:
+        by_client.setdefault(str(row["client"]), []).append(row)
+    assert set(by_client) == {"wire", "java:4.4.0"}
+    for client, checked in by_client.items():
+        assert all(r["status"] in ("conforms", "lacking") for r in checked), [r for r in checked if r["problems"]]
+        assert checked[-1]["operation"] == "close" and checked[-1]["status"] == "conforms"
+        assert sum(r["status"] == "conforms" for r in checked) > 40, client  # the client really was driven
+    table = kcompat("clients", "check", "nosuch", timeout=60)
+    assert table.returncode != 0 and "unknown client kind 'nosuch'" in table.stderr and "Traceback" not in table.stderr
+
+
 def test_repro_keep_keeps_the_cluster_until_ctrl_c(tmp_path: Path) -> None:
     cell = "KIP-525/create-returns-configs[4.4.0-kraft|wire]"
     code, output, _ = _until_ctrl_c(["repro", cell, "--keep", "--out", str(tmp_path / "r")], "127.0.0.1:", timeout=400)

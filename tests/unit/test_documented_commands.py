@@ -48,6 +48,8 @@ RUN_BY: dict[str, tuple[str, ...]] = {
     "brokers reap": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),
     "brokers check-catalog": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),
     "brokers up": ("tests/integration/test_documented_commands.py::test_brokers_up_until_ctrl_c",),
+    "clients check": ("tests/integration/test_documented_commands.py::"
+                      "test_clients_check_reads_every_answer_against_the_contract",),
     "clients survey": ("tests/integration/test_documented_commands.py::test_clients_survey_table_and_records",),
     "clients limits": ("tests/integration/test_limits.py::test_the_installed_release_measures_as_checked_in",
                        "tests/integration/test_limits.py::test_every_tox_line_measures_as_checked_in"),
