@@ -356,7 +356,7 @@ def create_acls(admin: Any, args: dict[str, Any], call: Call) -> None:
     result = admin.create_acls(acls)
     succeeded = {id(a) for a in result["succeeded"]}
     failures = list(result["failed"])
-    for spec, acl in zip(args["acls"], acls):
+    for spec, acl in zip(args["acls"], acls, strict=True):
         if id(acl) in succeeded:
             call.resources.append(entry(spec["label"]))
         else:
@@ -484,7 +484,7 @@ def describe_acls(admin: Any, args: dict[str, Any], call: Call) -> None:
 def delete_acls(admin: Any, args: dict[str, Any], call: Call) -> None:
     filters = [_acl_filter(spec, call) for spec in args["filters"]]
     results = admin.delete_acls(filters)
-    for spec, (_, matched, error) in zip(args["filters"], results):
+    for spec, (_, matched, error) in zip(args["filters"], results, strict=False):
         code = kafka_name(error)[0]
         call.resources.append(entry(_filter_label(spec), None if code == 0 else error,
                                     fields={"deleted": _labels(matched)} if code == 0 else {}))
