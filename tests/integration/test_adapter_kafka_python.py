@@ -87,7 +87,11 @@ def test_every_declared_operation_against_a_real_broker(broker: str, kafka_clust
     assert (by_name(again)[name]["error_code"], by_name(again)[name]["error_name"]) == (36, "TOPIC_ALREADY_EXISTS")
     assert by_name(again)[name]["exception"] == "TopicAlreadyExistsError"
 
-    listed = adapter.call("list_topics", at, {"list_internal": False})
+    listed: dict[str, Any] = {}
+    for _ in attempts(SETTLE, interval=0.2):  # a KRaft broker learns of a new topic in its own time
+        listed = adapter.call("list_topics", at, {"list_internal": False})
+        if {name, placed} <= set(by_name(listed)):
+            break
     assert {name, placed} <= set(by_name(listed)) and listed["unsupported_options"] == ["list_internal"]
 
     grown = adapter.call("create_partitions", at, {"validate_only": False, "partitions": [
