@@ -18,11 +18,11 @@ import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..central import nearest_releases
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..locking import exclusive
 from ..versions import KafkaVersion
+from .adapter import check_published as check_listed
 
 LIST_TIMEOUT = 60.0
 """Seconds a registry's tool may take to list a library's releases."""
@@ -63,7 +63,7 @@ def published(config: HarnessConfig, library: str, fetch: Fetch, *, refresh: boo
     return fresh
 
 
-def check_published(release: str, config: HarnessConfig, library: str, registry: str, fetch: Fetch) -> str:
+def check_published(release: str, config: HarnessConfig, library: str, fetch: Fetch) -> str:
     """``release`` if the registry publishes it (or it is installed already); else a one-line ``ConfigError``
     naming the nearest published releases."""
     if (install_dir(config, library, release) / READY).is_file():
@@ -74,10 +74,9 @@ def check_published(release: str, config: HarnessConfig, library: str, registry:
     found = published(config, library, fetch)
     if release not in found and listed_before and not config.offline:  # a list cached before that release
         found = published(config, library, fetch, refresh=True)
-    if release in found or not found:  # offline without a list: the install says what is missing
+    if not found:  # offline without a list: the install says what is missing
         return release
-    near = ", ".join(map(str, nearest_releases(release, [KafkaVersion.parse(r) for r in found]))) or "none"
-    raise ConfigError(f"{library} {release} is not published on {registry}; nearest: {near}")
+    return check_listed(library, release, found)
 
 
 def install_dir(config: HarnessConfig, library: str, release: str) -> Path:

@@ -121,7 +121,7 @@ def test_a_release_pypi_lacks_is_one_line_naming_the_nearest(tmp_path: Path, mon
         return ["3.0.12", "3.0.11", "3.0.10", "2.3.3", "3.1.0rc1"]
 
     monkeypatch.setattr(install, "_pip_index", index)
-    with pytest.raises(ConfigError, match=r"^kafka-python 3\.0\.99 is not published on PyPI; nearest: "
+    with pytest.raises(ConfigError, match=r"^kafka-python 3\.0\.99 is not published; nearest releases: "
                                           r"3\.0\.11, 3\.0\.12$"):
         install.check_release("3.0.99", _config(tmp_path))
     assert install.published(_config(tmp_path)) == ("2.3.3", "3.0.10", "3.0.11", "3.0.12")  # from the cache

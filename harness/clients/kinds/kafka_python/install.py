@@ -40,7 +40,7 @@ def published(config: HarnessConfig) -> tuple[str, ...]:
 
 def check_release(release: str, config: HarnessConfig) -> str:
     """``release`` if PyPI publishes it and the adapter drives it; else one line saying which to name."""
-    installing.check_published(release, config, LIBRARY, "PyPI", _pip_index)
+    installing.check_published(release, config, LIBRARY, _pip_index)
     if KafkaVersion.parse(release) < KafkaVersion.parse(OLDEST):
         raise ConfigError(f"the kafka-python adapter drives KafkaAdminClient as {OLDEST} rewrote it; "
                           f"kafka-python {release} is older: name {OLDEST} or newer")
