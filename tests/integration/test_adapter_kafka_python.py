@@ -159,6 +159,19 @@ def test_every_declared_operation_against_a_real_broker(broker: str, kafka_clust
                                                             "timestamp": None}]})
     assert by_name(latest)[f"{name}:0"]["fields"]["offset"] == 0, latest
 
+    dirs = adapter.call("describe_log_dirs", at, {"brokers": [node]})
+    held = [r["topic"] for d in dirs["resources"] for r in d["fields"]["replicas"]]
+    assert dirs["resources"] and name in held, dirs
+    elected = adapter.call("elect_leaders", at, {"election_type": "preferred",
+                                                 "partitions": [{"topic": name, "partition": 0}]})
+    # one replica: already the preferred leader (ELECTION_NOT_NEEDED from 2.4, KIP-460)
+    assert by_name(elected)[f"{name}-0"]["error_name"] in ("NONE", "ELECTION_NOT_NEEDED"), elected
+    if kip_525:  # KIP-455's reassignment APIs arrived in 2.4 too
+        moving = adapter.call("alter_partition_reassignments", at, {"reassignments": [
+            {"partition": {"topic": name, "partition": 0}, "replicas": [node]}]})
+        assert by_name(moving)[f"{name}-0"]["error_name"] == "NONE", moving
+        assert adapter.call("list_partition_reassignments", at, {"partitions": None})["exception"] is None
+
     dropped = adapter.call("delete_topics", at, {"names": [name, placed], "topic_ids": []})
     assert {r["resource"]: r["error_name"] for r in dropped["resources"]} == {name: "NONE", placed: "NONE"}
     assert adapter.call("close", at, {})["resources"] == []

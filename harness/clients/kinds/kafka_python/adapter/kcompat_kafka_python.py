@@ -607,6 +607,86 @@ def list_offsets(admin: Any, args: dict[str, Any], call: Call) -> None:
         call.resources.append(entry(f"{tp.topic}:{tp.partition}", fields=fields))
 
 
+def elect_leaders(admin: Any, args: dict[str, Any], call: Call) -> None:
+    """kafka-python 3 takes {topic: [partitions]}; the response's error fields become the results."""
+    wanted: dict[str, list[int]] = {}
+    for item in args["partitions"]:
+        wanted.setdefault(item["topic"], []).append(item["partition"])
+    election = {"PREFERRED": 0, "UNCLEAN": 1}[args["election_type"].upper()]
+    response = plain(admin.elect_leaders(election, wanted, raise_errors=False))
+    labels = [f"{i['topic']}-{i['partition']}" for i in args["partitions"]]
+    top = int(response.get("error_code", 0) or 0)
+    if top != 0:
+        call.resources.extend(entry(label, code=top) for label in labels)
+        return
+    found = {f"{r['topic']}-{p['partition_id']}": p for r in response["replica_election_results"]
+             for p in r["partition_result"]}
+    for label in labels:
+        result = found.get(label)
+        call.resources.append(entry(label, code=2, message="no result for this partition") if result is None
+                              else entry(label, message=result.get("error_message"), code=result["error_code"]))
+
+
+def alter_partition_reassignments(admin: Any, args: dict[str, Any], call: Call) -> None:
+    from kafka.structs import TopicPartition
+
+    request = {TopicPartition(r["partition"]["topic"], r["partition"]["partition"]):
+               None if r["replicas"] is None else list(r["replicas"]) for r in args["reassignments"]}
+    result = admin.alter_partition_reassignments(request)
+    for tp in request:
+        label = f"{tp.topic}-{tp.partition}"
+        call.resources.append(entry(label, result[tp]) if tp in result
+                              else entry(label, code=2, message="the broker reported nothing for this partition"))
+
+
+def list_partition_reassignments(admin: Any, args: dict[str, Any], call: Call) -> None:
+    from kafka.structs import TopicPartition
+
+    call.result_fields.extend(["replicas", "adding_replicas", "removing_replicas"])
+    partitions = args.get("partitions")
+    asked = None if partitions is None else [TopicPartition(p["topic"], p["partition"]) for p in partitions]
+    try:
+        found = admin.list_partition_reassignments(asked)
+    except Exception as exc:
+        if kafka_name(type(exc))[0] < 0:
+            raise
+        call.resources.append(entry("*", exc))
+        return
+    for tp, state in found.items():
+        call.resources.append(entry(f"{tp.topic}-{tp.partition}", fields={
+            "replicas": state["replicas"], "adding_replicas": state["adding_replicas"],
+            "removing_replicas": state["removing_replicas"]}))
+
+
+def describe_log_dirs(admin: Any, args: dict[str, Any], call: Call) -> None:
+    """One result per (broker, log dir), ``<broker>:<dir>``; a broker that failed as a whole is ``<broker>:*``."""
+    brokers = list(args["brokers"])
+    volumes = False
+    for broker in brokers:
+        try:
+            answers = admin.describe_log_dirs(brokers=[broker])
+        except Exception as exc:
+            if kafka_name(type(exc))[0] < 0:
+                raise
+            call.resources.append(entry(f"{broker}:*", exc))
+            continue
+        for answer in answers:
+            for log_dir in answer.get("log_dirs") or ():
+                replicas = [{"topic": topic["name"], "partition": p["partition_index"], "size": p.get("partition_size"),
+                             "offset_lag": p.get("offset_lag"), "is_future": p.get("is_future_key")}
+                            for topic in log_dir.get("topics") or () for p in topic.get("partitions") or ()]
+                fields: dict[str, Any] = {"replicas": replicas}
+                for key in ("total_bytes", "usable_bytes"):
+                    if key in log_dir:
+                        volumes = True
+                        fields[key] = None if log_dir[key] is None or log_dir[key] < 0 else log_dir[key]
+                call.resources.append(entry(f"{answer.get('broker', broker)}:{log_dir['log_dir']}", fields=fields,
+                                            code=int(log_dir.get("error_code", 0))))
+    call.result_fields.append("replicas")
+    if volumes:
+        call.result_fields.extend(["total_bytes", "usable_bytes"])
+
+
 OPS: dict[str, Callable[[Any, dict[str, Any], Call], None]] = {
     "create_topics": create_topics, "create_partitions": create_partitions, "describe_configs": describe_configs,
     "list_topics": list_topics, "create_acls": create_acls, "describe_topics": describe_topics,
@@ -616,7 +696,9 @@ OPS: dict[str, Callable[[Any, dict[str, Any], Call], None]] = {
     "describe_consumer_groups": describe_consumer_groups, "delete_consumer_groups": delete_consumer_groups,
     "list_consumer_group_offsets": list_consumer_group_offsets,
     "alter_consumer_group_offsets": alter_consumer_group_offsets, "delete_records": delete_records,
-    "list_offsets": list_offsets,
+    "list_offsets": list_offsets, "elect_leaders": elect_leaders,
+    "alter_partition_reassignments": alter_partition_reassignments,
+    "list_partition_reassignments": list_partition_reassignments, "describe_log_dirs": describe_log_dirs,
 }
 
 
