@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -24,6 +25,8 @@ from ..locking import exclusive
 from ..versions import KafkaVersion
 from .adapter import check_published as check_listed
 
+LISTING_MAX_AGE = 86400.0
+"""Seconds a cached listing of releases is trusted before the registry is asked again (online)."""
 LIST_TIMEOUT = 60.0
 """Seconds a registry's tool may take to list a library's releases."""
 READY = ".kcompat-ready"
@@ -42,24 +45,38 @@ def _listing(config: HarnessConfig, library: str) -> Path:
     return config.cache_dir / "adapters" / f"{library}-releases.json"
 
 
+def _cached(path: Path) -> tuple[str, ...] | None:
+    try:
+        names = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        return plain_releases(names)
+    return None
+
+
 def published(config: HarnessConfig, library: str, fetch: Fetch, *, refresh: bool = False) -> tuple[str, ...]:
-    """The releases the registry publishes: the cached list, or (``refresh`` or none cached, online) a fresh
-    one, cached; empty when none is cached and the registry can't be asked."""
-    cached = _listing(config, library)
-    if not refresh or config.offline:
-        try:
-            names = json.loads(cached.read_text())
-            if isinstance(names, list) and all(isinstance(n, str) for n in names):
-                return plain_releases(names)
-        except (OSError, ValueError):
-            pass
-        if config.offline:
-            return ()
-    fresh = plain_releases(fetch())
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
+    """The releases the registry publishes: the cached list, or (``refresh``, none cached or one a day old,
+    online) a fresh one, cached.  Offline without a list: empty.  A registry that can't be asked while a list
+    is cached: that list; with none cached, the one-line ``HarnessError`` of ``fetch``."""
+    path = _listing(config, library)
+    cached = _cached(path)
+    try:
+        stale = time.time() - path.stat().st_mtime > LISTING_MAX_AGE
+    except OSError:
+        stale = True
+    if config.offline or (cached is not None and not refresh and not stale):
+        return cached or ()
+    try:
+        fresh = plain_releases(fetch())
+    except HarnessError:
+        if cached is None:
+            raise
+        return cached
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     partial.write_text(json.dumps(list(fresh)))
-    partial.replace(cached)
+    partial.replace(path)
     return fresh
 
 

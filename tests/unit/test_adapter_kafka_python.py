@@ -165,3 +165,25 @@ def test_a_failed_install_leaves_nothing_to_mistake_for_one(tmp_path: Path) -> N
         installing.install_once(config, "lib", "1.0.0", 30, make)
     target = installing.install_dir(config, "lib", "1.0.0")
     assert not target.exists() and not target.with_name(f"{target.name}.partial").exists()
+
+
+def test_a_listing_a_day_old_is_asked_again_and_kept_when_the_registry_cant_answer(tmp_path: Path) -> None:
+    import os
+
+    from kcompat.harness.errors import HarnessError
+
+    config = _config(tmp_path)
+    assert installing.published(config, "lib", lambda: ["1.0.0"]) == ("1.0.0",)
+    assert installing.published(config, "lib", lambda: ["9.9.9"]) == ("1.0.0",)  # fresh: the cached list
+    listing = config.cache_dir / "adapters" / "lib-releases.json"
+    os.utime(listing, (0, 0))  # a day old and more
+
+    def unreachable() -> list[str]:
+        raise HarnessError("pip index versions lib failed: no network")
+
+    assert installing.published(config, "lib", unreachable) == ("1.0.0",)
+    assert installing.published(config, "lib", lambda: ["1.0.0", "1.1.0"]) == ("1.0.0", "1.1.0")
+    with pytest.raises(HarnessError, match="no network"):
+        installing.published(_config(tmp_path / "elsewhere"), "lib", unreachable)
+    assert installing.published(HarnessConfig(cache_dir=tmp_path / "none", run_root=tmp_path / "runs",
+                                              offline=True), "lib", unreachable) == ()
