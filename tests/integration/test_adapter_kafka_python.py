@@ -201,3 +201,21 @@ def test_sasl_acls_and_an_authorization_error(kafka_cluster_factory, adapter: Ad
     assert removed["resources"][0]["fields"]["deleted"] == [label], removed
     adapter.call("close", alice, {})
     assert "alice-secret-pw" not in adapter.log.read_text(errors="replace")
+
+
+def test_every_kafka_python_error_maps_to_kafkas_name(kc_config: HarnessConfig) -> None:
+    """Each error class kafka-python has for a Kafka code, through the adapter's mapping, as kcompat names it."""
+    import json
+    import subprocess
+
+    from kcompat.harness.clients.base import error_name
+
+    argv, _ = install.install(RELEASE, kc_config)
+    script = ("import json, runpy, kafka.errors as E\n"
+              f"adapter = runpy.run_path({str(install.ADAPTER)!r})\n"
+              "print(json.dumps({c.errno: adapter['kafka_name'](c) for c in vars(E).values() if isinstance(c, type)"
+              " and issubclass(c, Exception) and isinstance(getattr(c, 'errno', None), int) and c.errno > 0}))")
+    done = subprocess.run([argv[0], "-I", "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    mapped = {int(code): name for code, (_, name) in json.loads(done.stdout).items()}
+    known = {code: error_name(code) for code in mapped if not error_name(code).startswith("UNKNOWN_SERVER_ERROR_")}
+    assert len(known) > 100 and {code: mapped[code] for code in known} == known

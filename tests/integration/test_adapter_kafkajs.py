@@ -179,3 +179,22 @@ def test_sasl_acls_and_an_authorization_error(kafka_cluster_factory, adapter: Ad
     assert removed["resources"][0]["fields"]["deleted"] == [label], removed
     adapter.call("close", alice, {})
     assert "alice-secret-pw" not in adapter.log.read_text(errors="replace")
+
+
+def test_every_kafkajs_error_maps_to_kafkas_name(kc_config: HarnessConfig) -> None:
+    """Each Kafka code kafkajs knows, through the adapter's mapping, as kcompat names it."""
+    import json
+    import subprocess
+
+    from kcompat.harness.clients.base import error_name
+
+    argv, env = install.install(RELEASE, kc_config)
+    script = (f"const adapter = require({json.dumps(str(install.ADAPTER))});\n"
+              "const { errorCodes } = require('kafkajs/src/protocol/error.js');\n"
+              "console.log(JSON.stringify(errorCodes.filter(e => e.code > 0)"
+              ".map(e => [e.code, adapter.kafkaError(Object.assign(new Error(e.message), e))[1]])))")
+    done = subprocess.run([argv[0], "-e", script], capture_output=True, text=True, timeout=60, check=True,
+                          env={**os.environ, **env})
+    mapped = {int(code): name for code, name in json.loads(done.stdout)}
+    known = {code: error_name(code) for code in mapped if not error_name(code).startswith("UNKNOWN_SERVER_ERROR_")}
+    assert len(known) > 80 and {code: mapped[code] for code in known} == known

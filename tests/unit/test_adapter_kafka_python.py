@@ -43,7 +43,13 @@ class KafkaTimeoutError(Exception):
     """A client-side error: kafka-python gives it no errno."""
 
 
+class InvalidReplicationAssignmentError(Exception):
+    errno = 39
+    message = "INVALID_REPLICATION_ASSIGNMENT"
+
+
 def test_kafka_python_errors_map_to_kafkas_code_and_name() -> None:
+    assert ADAPTER.kafka_name(InvalidReplicationAssignmentError) == (39, "INVALID_REPLICA_ASSIGNMENT")  # Kafka's
     assert ADAPTER.kafka_name(TopicAlreadyExistsError) == (36, "TOPIC_ALREADY_EXISTS")
     assert ADAPTER.kafka_name(NoError) == (0, "NONE")
     assert ADAPTER.kafka_name(None) == (0, "NONE")

@@ -48,13 +48,16 @@ const protocol = Object.assign(new Error('Topic with this name already exists'),
                                {name: 'KafkaJSProtocolError', code: 36, type: 'TOPIC_ALREADY_EXISTS'});
 const retried = Object.assign(new Error('gave up'), {name: 'KafkaJSNumberOfRetriesExceeded', cause: protocol});
 const plain = Object.assign(new Error('no broker'), {name: 'KafkaJSConnectionError'});
+const renamed = {name: 'KafkaJSProtocolError', code: 15, type: 'GROUP_COORDINATOR_NOT_AVAILABLE'};
 console.log(JSON.stringify([adapter.kafkaError(protocol), adapter.kafkaError(retried), adapter.kafkaError(plain),
+                            adapter.kafkaError(renamed),
                             adapter.entry('t1', retried), adapter.entry('t1', null, {partitions: 2})]))
 """)
     assert found[:3] == [[36, "TOPIC_ALREADY_EXISTS"], [36, "TOPIC_ALREADY_EXISTS"], [-1, "KafkaJSConnectionError"]]
-    assert found[3] == {"resource": "t1", "error_code": 36, "error_name": "TOPIC_ALREADY_EXISTS",
+    assert found[3] == [15, "COORDINATOR_NOT_AVAILABLE"]  # Kafka's name, not kafkajs's
+    assert found[4] == {"resource": "t1", "error_code": 36, "error_name": "TOPIC_ALREADY_EXISTS",
                         "error_message": "gave up", "fields": {}, "exception": "KafkaJSNumberOfRetriesExceeded"}
-    assert found[4]["error_name"] == "NONE" and found[4]["fields"] == {"partitions": 2}
+    assert found[5]["error_name"] == "NONE" and found[5]["fields"] == {"partitions": 2}
 
 
 def test_config_entries_name_kafkas_sources(tmp_path: Path) -> None:

@@ -30,6 +30,12 @@ const API_KEYS = {
 const CONFIG_SOURCES = ['UNKNOWN', 'DYNAMIC_TOPIC_CONFIG', 'DYNAMIC_BROKER_CONFIG', 'DYNAMIC_DEFAULT_BROKER_CONFIG',
   'STATIC_BROKER_CONFIG', 'DEFAULT_CONFIG', 'DYNAMIC_BROKER_LOGGER_CONFIG', 'CLIENT_METRICS_CONFIG', 'GROUP_CONFIG']
 
+/** Kafka's name (Errors) for the codes kafkajs names otherwise (GROUP_COORDINATOR_NOT_AVAILABLE for 15): claims
+ * compare Kafka's names.  The adapter's integration test checks every code kafkajs knows against kcompat's. */
+const KAFKA_NAMES = {
+  6: 'NOT_LEADER_OR_FOLLOWER', 14: 'COORDINATOR_LOAD_IN_PROGRESS', 15: 'COORDINATOR_NOT_AVAILABLE', 16: 'NOT_COORDINATOR'
+}
+
 const SENT = /^Request (\w+)\(key: (\d+), version: (\d+)\)/
 
 // -- pure helpers (exported for kcompat's unit tests) ----------------------------------------------------------
@@ -38,7 +44,7 @@ const SENT = /^Request (\w+)\(key: (\d+), version: (\d+)\)/
  * KafkaJSNumberOfRetriesExceeded), else -1 and its class. */
 function kafkaError (error) {
   for (let e = error; e; e = e.cause) {
-    if (Number.isInteger(e.code) && typeof e.type === 'string' && e.code > 0) return [e.code, e.type]
+    if (Number.isInteger(e.code) && typeof e.type === 'string' && e.code > 0) return [e.code, KAFKA_NAMES[e.code] || e.type]
     if (e.cause === e) break
   }
   return [-1, (error && error.name) || 'Error']
