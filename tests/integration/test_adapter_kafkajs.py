@@ -141,12 +141,17 @@ def test_every_declared_operation_against_a_real_broker(broker: str, kafka_clust
         {"topic": name, "partition": 1, "spec": "max_timestamp", "timestamp": None}]})
     assert by_name(latest)[f"{name}:0"]["fields"]["offset"] == 0, latest
     assert latest["unsupported_options"] == ["max_timestamp"]
+    assert by_name(latest)[f"{name}:1"]["exception"] == "NotImplementedError", latest
 
     if version != "2.3":  # KIP-455's reassignment APIs arrived in 2.4
         moving = adapter.call("alter_partition_reassignments", at, {"reassignments": [
             {"partition": {"topic": name, "partition": 0}, "replicas": [node]}]})
         assert by_name(moving)[f"{name}-0"]["error_name"] == "NONE", moving
         assert adapter.call("list_partition_reassignments", at, {"partitions": None})["exception"] is None
+        cancel = adapter.call("alter_partition_reassignments", at, {"reassignments": [
+            {"partition": {"topic": name, "partition": 0}, "replicas": None}]})
+        assert cancel["unsupported_options"] == ["cancel"], cancel  # kafkajs takes target replicas only
+        assert by_name(cancel)[f"{name}-0"]["exception"] == "NotImplementedError", cancel
 
     dropped = adapter.call("delete_topics", at, {"names": [name, placed], "topic_ids": []})
     assert {r["resource"]: r["error_name"] for r in dropped["resources"]} == {name: "NONE", placed: "NONE"}

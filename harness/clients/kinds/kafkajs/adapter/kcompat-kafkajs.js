@@ -114,6 +114,12 @@ function filterLabel (spec) {
   return `${spec.resource_type}:${spec.resource_name || '*'}:${spec.principal || '*'}:${spec.operation}:${spec.permission}`
 }
 
+/** What kafkajs can't do at all (not an error it raised): named as kcompat names a missing method, so a
+ * claim's "refused" sees the client lacking it. */
+function lacks (message) {
+  return { name: 'NotImplementedError', message }
+}
+
 function withTimeout (promise, what) {
   let timer
   const deadline = new Promise((resolve, reject) => {
@@ -320,7 +326,7 @@ const OPS = {
   async delete_topics (admin, args, call) {
     if (args.topic_ids && args.topic_ids.length) {
       call.unsupported.push('topic_ids') // kafkajs deletes topics by name only
-      return call.threw({ name: 'KafkaJSNotImplemented', message: 'kafkajs deletes topics by name only' })
+      return call.threw(lacks('kafkajs deletes topics by name only'))
     }
     const names = args.names
     try {
@@ -388,7 +394,7 @@ const OPS = {
   async list_consumer_groups (admin, args, call) {
     if (args.states && args.states.length) {
       call.unsupported.push('states') // kafkajs lists every group, with no state filter
-      return call.threw({ name: 'KafkaJSNotImplemented', message: 'kafkajs listGroups has no state filter' })
+      return call.threw(lacks('kafkajs listGroups has no state filter'))
     }
     const { groups } = await admin.listGroups()
     for (const group of groups) call.resources.push(entry(group.groupId, null))
@@ -495,7 +501,7 @@ const OPS = {
       const label = `${q.topic}:${q.partition}`
       if (q.spec === 'max_timestamp') {
         call.unsupported.push('max_timestamp')
-        call.resources.push(entry(label, { name: 'KafkaJSNotImplemented', message: 'kafkajs has no max-timestamp offset spec' }))
+        call.resources.push(entry(label, lacks('kafkajs has no max-timestamp offset spec')))
         continue
       }
       try {
@@ -515,16 +521,19 @@ const OPS = {
   },
 
   async alter_partition_reassignments (admin, args, call) {
+    // kafkajs takes target replicas only: cancelling a reassignment (replicas null) is not expressible
     const topics = new Map()
     for (const r of args.reassignments) {
       if (r.replicas == null) {
-        call.unsupported.push('cancel')
+        if (!call.unsupported.includes('cancel')) call.unsupported.push('cancel')
+        call.resources.push(entry(`${r.partition.topic}-${r.partition.partition}`, lacks('kafkajs cannot cancel a reassignment')))
         continue
       }
       if (!topics.has(r.partition.topic)) topics.set(r.partition.topic, [])
       topics.get(r.partition.topic).push({ partition: r.partition.partition, replicas: r.replicas })
     }
-    const labels = args.reassignments.map(r => `${r.partition.topic}-${r.partition.partition}`)
+    const labels = args.reassignments.filter(r => r.replicas != null).map(r => `${r.partition.topic}-${r.partition.partition}`)
+    if (labels.length === 0) return
     try {
       await admin.alterPartitionReassignments({ topics: Array.from(topics, ([topic, partitionAssignment]) => ({ topic, partitionAssignment })), timeout: REQUEST_TIMEOUT_MS })
     } catch (error) {
