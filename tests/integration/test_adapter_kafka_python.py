@@ -128,6 +128,12 @@ def test_every_declared_operation_against_a_real_broker(broker: str, kafka_clust
     assert {c["name"]: c["value"] for c in by_name(after)[f"topic:{name}"]["fields"]["configs"]}[
         "retention.ms"] == "3600000"  # set for real; the legacy call only validated
 
+    if kip_525:  # KIP-584's feature flags (ApiVersions v3) arrived in 2.4 too
+        features = adapter.call("describe_features", at, {})
+        flags = by_name(features)["cluster"]["fields"]["features"]
+        assert flags["supported"] and (flags["finalized"] or mode == "zk"), features
+        if mode == "kraft":  # KRaft finalizes metadata.version
+            assert "metadata.version" in flags["finalized"] and flags["finalized_epoch"] is not None, features
     cluster_seen = adapter.call("describe_cluster", at, {"include_authorized_operations": False})
     assert by_name(cluster_seen)["cluster"]["fields"]["nodes"] == [b.node_id for b in cluster.brokers]
 
@@ -150,8 +156,16 @@ def test_every_declared_operation_against_a_real_broker(broker: str, kafka_clust
     assert by_name(group_seen)[group]["fields"]["state"] == "Empty"
     offsets = adapter.call("list_consumer_group_offsets", at, {"group": group, "partitions": None})
     assert by_name(offsets)[f"{name}:0"]["fields"]["offset"] == 0
+    forgotten = adapter.call("delete_consumer_group_offsets", at, {"group": group, "partitions": [[name, 0]]})
+    if kip_525:  # OffsetDelete (KIP-496) arrived in 2.4 too
+        assert by_name(forgotten)[f"{name}:0"]["error_name"] == "NONE", forgotten
+        assert not adapter.call("list_consumer_group_offsets", at, {"group": group, "partitions": None})["resources"]
+    else:
+        assert by_name(forgotten)[group]["error_name"] == "UNSUPPORTED_VERSION", forgotten  # before sending
     deleted_groups = adapter.call("delete_consumer_groups", at, {"groups": [group]})
-    assert by_name(deleted_groups)[group]["error_name"] == "NONE", deleted_groups
+    # a group left without offsets and members is gone at once (2.4+): already deleted
+    assert by_name(deleted_groups)[group]["error_name"] == "NONE" or (
+        kip_525 and by_name(deleted_groups)[group]["error_name"] == "GROUP_ID_NOT_FOUND"), deleted_groups
 
     trimmed = adapter.call("delete_records", at, {"before": [{"topic": name, "partition": 0, "offset": 0}]})
     assert by_name(trimmed)[f"{name}:0"]["fields"]["low_watermark"] == 0, trimmed

@@ -35,6 +35,7 @@ API_KEYS = {
     "describe_consumer_groups": 15, "delete_consumer_groups": 42, "list_consumer_group_offsets": 9,
     "alter_consumer_group_offsets": 8, "delete_records": 21, "list_offsets": 2, "elect_leaders": 43,
     "alter_partition_reassignments": 45, "list_partition_reassignments": 46, "describe_log_dirs": 35,
+    "delete_consumer_group_offsets": 47, "describe_features": 18,
 }
 """The API whose request version each op's result reports: that of the op's ``Operation.api`` in kcompat."""
 
@@ -49,6 +50,7 @@ METHODS = {
     "delete_records": "delete_records", "list_offsets": "list_partition_offsets", "elect_leaders": "elect_leaders",
     "alter_partition_reassignments": "alter_partition_reassignments",
     "list_partition_reassignments": "list_partition_reassignments", "describe_log_dirs": "describe_log_dirs",
+    "delete_consumer_group_offsets": "delete_group_offsets", "describe_features": "describe_features",
 }
 """Each op and the KafkaAdminClient method it drives: an op is declared only where the release has it."""
 
@@ -690,6 +692,45 @@ def describe_log_dirs(admin: Any, args: dict[str, Any], call: Call) -> None:
         call.result_fields.extend(["total_bytes", "usable_bytes"])
 
 
+def delete_consumer_group_offsets(admin: Any, args: dict[str, Any], call: Call) -> None:
+    """One result per partition; the group's own error (kafka-python raises it) is a result named by the group."""
+    from kafka.structs import TopicPartition
+
+    group = args["group"]
+    partitions = [TopicPartition(t, p) for t, p in args["partitions"]]
+    try:
+        result = admin.delete_group_offsets(group, partitions)
+    except Exception as exc:
+        if kafka_name(type(exc))[0] < 0:
+            raise
+        call.resources.append(entry(group, exc))
+        return
+    for tp in partitions:
+        label = f"{tp.topic}:{tp.partition}"
+        call.resources.append(entry(label, result[tp]) if tp in result
+                              else entry(label, code=3, message="the broker reported nothing for this partition"))
+
+
+def describe_features(admin: Any, args: dict[str, Any], call: Call) -> None:
+    """KIP-584's feature flags as the sidecar writes them: {name: [min, max]} supported and finalized.
+
+    kafka-python 3.0.12 answers {feature: {"supported": (min, max), "finalized": (min, max), "finalized_epoch":
+    n}}, not the {"supported_features": ..., "finalized_features": ..., "finalized_features_epoch": n} its
+    docstring describes: both shapes are read."""
+    found = admin.describe_features()
+    if "supported_features" in found or "finalized_features" in found:
+        features = {"supported": {n: list(r) for n, r in (found.get("supported_features") or {}).items()},
+                    "finalized": {n: list(r) for n, r in (found.get("finalized_features") or {}).items()},
+                    "finalized_epoch": found.get("finalized_features_epoch")}
+    else:
+        epochs = {f["finalized_epoch"] for f in found.values() if f.get("finalized_epoch") is not None}
+        features = {"supported": {n: list(f["supported"]) for n, f in found.items() if "supported" in f},
+                    "finalized": {n: list(f["finalized"]) for n, f in found.items() if "finalized" in f},
+                    "finalized_epoch": max(epochs) if epochs else None}
+    call.result_fields.append("features")
+    call.resources.append(entry("cluster", fields={"features": features}))
+
+
 OPS: dict[str, Callable[[Any, dict[str, Any], Call], None]] = {
     "create_topics": create_topics, "create_partitions": create_partitions, "describe_configs": describe_configs,
     "list_topics": list_topics, "create_acls": create_acls, "describe_topics": describe_topics,
@@ -702,6 +743,7 @@ OPS: dict[str, Callable[[Any, dict[str, Any], Call], None]] = {
     "list_offsets": list_offsets, "elect_leaders": elect_leaders,
     "alter_partition_reassignments": alter_partition_reassignments,
     "list_partition_reassignments": list_partition_reassignments, "describe_log_dirs": describe_log_dirs,
+    "delete_consumer_group_offsets": delete_consumer_group_offsets, "describe_features": describe_features,
 }
 
 
