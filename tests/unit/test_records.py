@@ -145,3 +145,11 @@ def test_intermittent_must_be_what_the_observations_say(changes: dict[str, Any])
     deny (or whose version has none) is refused, never read as intermittent."""
     with pytest.raises(RecordError):
         Record.from_json(_good(**changes))
+
+
+def test_a_cell_id_names_an_adapter_kind_with_a_hyphen() -> None:
+    """Adapter kinds may have '-' in their name (kafka-python): their records read back."""
+    from kcompat.harness.records import Cell
+
+    cell = Cell.parse("KIP-525/create-returns-configs[3.9.2-kraft|kafka-python:3.0.12]")
+    assert (cell.client, cell.broker_mode) == ("kafka-python:3.0.12", "kraft")
