@@ -84,6 +84,10 @@ def clients_check(ctx: click.Context, refs: tuple[str, ...], version: str | None
     answer is broken."""
     config = harness_config(ctx)
     parsed = [ref.resolved() for ref in parse_clients(refs)]  # checked before anything boots
+    for ref in parsed:  # an unpublished release: one line naming the nearest, before anything boots
+        check = kind(ref.kind).check_release
+        if check is not None and ref.version is not None:
+            check(ref.version, config)
     reap_orphans(config, ("process", config.provider))
     catalog = load_catalog()
     spec = ClusterSpec.of(version or str(catalog.lines[-1].newest))
