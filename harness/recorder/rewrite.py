@@ -81,10 +81,11 @@ def _rewrite(value: Any, ports: Mapping[Address, Address], unknown: list[Address
         return value
     changes: dict[str, Any] = {}
     if _is_address(type(value)):
-        address = (str(getattr(value, "host")), int(getattr(value, "port")))
+        node: Any = value  # an entity with host and port (checked above)
+        address = (str(node.host), int(node.port))
         if address in ports:
             host, port = ports[address]
-            changes.update(host=host, port=type(getattr(value, "port"))(port))
+            changes.update(host=host, port=type(node.port)(port))
         elif address[0]:  # a blank host is "none" (FindCoordinator's error answer, a coordinator unknown)
             unknown.append(address)
     for field in dataclasses.fields(value):
