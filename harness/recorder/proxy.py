@@ -74,6 +74,7 @@ class _Link:
         self.raw_responses = 0
         """Broker frames still to pass as answers to those tokens."""
         self.blind = False
+        self.ended = False
         self.lock = threading.Lock()
         self._done = 0
         self.threads = [threading.Thread(target=self._pump, args=(client, upstream, self.requests),
@@ -86,6 +87,7 @@ class _Link:
             thread.start()
 
     def end(self) -> None:
+        self.ended = True
         _end(self.client)
         _end(self.upstream)
 
@@ -112,8 +114,10 @@ class _Link:
                 if not data:
                     break
                 sink.sendall(data if self.blind else read(frames, data))
+        except (ConnectionResetError, BrokenPipeError):
+            pass  # a peer went away: how connections end
         except OSError as exc:
-            if not self.recorder.closing:
+            if not (self.recorder.closing or self.ended):  # else the other pump ended the link under this one
                 self.problem(f"{type(exc).__name__}: {exc}")
         finally:
             self.end()  # either side gone: the other pump wakes up and ends too
