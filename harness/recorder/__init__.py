@@ -6,8 +6,10 @@ own limits (``kcompat.harness.clients.limits`` measures them with it); ``frames`
 both share.
 """
 
+from .pool import Recorders
 from .proxy import RequestRecorder
 from .stub import Recording, StubBroker, advertised
-from .traffic import SentRequest, Traffic
+from .traffic import CrossCheck, Mark, SentRequest, Traffic, cross_check
 
-__all__ = ["Recording", "RequestRecorder", "SentRequest", "StubBroker", "Traffic", "advertised"]
+__all__ = ["CrossCheck", "Mark", "Recorders", "Recording", "RequestRecorder", "SentRequest", "StubBroker", "Traffic",
+           "advertised", "cross_check"]

@@ -18,7 +18,8 @@ from kio.serial import entity_writer
 
 from kcompat.harness.protocol import (API_VERSIONS, METADATA, SASL_HANDSHAKE, WireConnection, build_request,
                                       metadata_request)
-from kcompat.harness.recorder import RequestRecorder, StubBroker
+from kcompat.harness.recorder import (CrossCheck, Mark, Recorders, RequestRecorder, SentRequest, StubBroker, Traffic,
+                                      cross_check)
 from kcompat.harness.recorder.frames import (FrameBuffer, blank, client_id_of, decode_response, encode_response,
                                              item_type, known)
 from kcompat.harness.recorder.rewrite import (BROKER_ADDRESSES, CONTROLLER_ADDRESSES, carries_addresses,
@@ -148,7 +149,7 @@ def test_a_wire_connection_through_the_recorder_is_recorded_and_kept_on_it(stub:
             wire.send(metadata_request(4, None))
         assert [b.port for b in metadata.brokers] == [proxy_port]
         traffic = recorder.traffic
-        assert traffic.versions_since(0, "ApiVersions") == (0,)
+        assert traffic.versions_since(Mark(), "ApiVersions") == (0,)
         assert traffic.versions_since(mark, "Metadata") == (12, 4) and traffic.version_since(mark, METADATA) == 4
         assert traffic.version_since(mark, "CreateTopics") is None
         assert {r.client_id for r in traffic.sent_since()} == {"kc-test"}
@@ -167,7 +168,7 @@ def test_pipelined_requests_are_matched_by_correlation_id(stub: StubBroker) -> N
         for version, frame in zip((1, 9, 12), answers, strict=True):
             correlation_id, response = decode_response(METADATA, version, frame)
             assert correlation_id == 100 + version and response.brokers[0].port != stub.port
-        assert recorder.traffic.versions_since(0, "Metadata") == (1, 9, 12)
+        assert recorder.traffic.versions_since(Mark(), "Metadata") == (1, 9, 12)
         assert recorder.traffic.problems == []
 
 
@@ -226,7 +227,7 @@ def test_an_unknown_mechanism_over_v0_is_a_problem_and_the_bytes_still_flow(stub
         with WireConnection(*recorder.proxy_of((stub.host, stub.port)), timeout=5) as wire:
             wire.send(build_request(SASL_HANDSHAKE, 0, mechanism="GSSAPI"))
             wire.send(metadata_request(1, None))  # forwarded unread: the stub still answers it
-        assert recorder.traffic.versions_since(0, "Metadata") == ()
+        assert recorder.traffic.versions_since(Mark(), "Metadata") == ()
         (problem,) = recorder.traffic.problems
         assert "GSSAPI" in problem and "forwarded unread" in problem
 
@@ -236,7 +237,7 @@ def test_a_version_kio_cannot_read_is_passed_and_named(stub: StubBroker) -> None
             socket.create_connection(recorder.proxy_of((stub.host, stub.port)), timeout=5) as raw:
         raw.sendall(_framed(struct.pack(">hhi", METADATA, 99, 3) + b"\xff\xff"))
         assert raw.recv(1) == b""  # the stub closes on a version it can't read; the recorder follows
-        assert recorder.traffic.versions_since(0, "Metadata") == (99,)
+        assert recorder.traffic.versions_since(Mark(), "Metadata") == (99,)
     assert recorder.threads() == []
 
 
@@ -267,7 +268,54 @@ def test_a_broker_gone_is_a_problem_and_the_client_is_closed() -> None:
 
 
 def test_sent_request_is_a_frozen_record() -> None:
-    from kcompat.harness.recorder import SentRequest
-
     sent = SentRequest(1, "127.0.0.1:9092", METADATA, 12, 3, "x", 0.0)
     assert sent.api == "Metadata" and dataclasses.is_dataclass(sent)
+
+
+def _traffic(*versions: int) -> Traffic:
+    traffic = Traffic()
+    for number, version in enumerate(versions):
+        traffic.add(SentRequest(1, "127.0.0.1:9092", 19, version, number, "c", 0.0))
+    return traffic
+
+
+def test_the_cell_takes_the_recorded_version_and_keeps_a_disagreement() -> None:
+    traffic = _traffic(4, 5)
+    start, end = Mark(), traffic.mark()
+    assert cross_check(traffic, start, "CreateTopics", 5) == CrossCheck(5, {})
+    assert cross_check(traffic, start, "CreateTopics", None) == CrossCheck(5, {})  # a client that can't say
+    assert cross_check(traffic, start, "CreateTopics", 4) == CrossCheck(5, {"request_version_reported": 4})
+    assert cross_check(traffic, start, "CreateTopics", 4, until=Mark(1, 0)) == CrossCheck(4, {})
+    assert cross_check(traffic, end, "CreateTopics", 7) == CrossCheck(7, {"request_version_recorded": None})
+    assert cross_check(traffic, end, "CreateTopics", None) == CrossCheck(None, {})
+
+
+def test_problems_belong_to_the_cell_they_happened_in() -> None:
+    traffic = _traffic(5)
+    traffic.problem("before")
+    mark = traffic.mark()
+    traffic.problem("Metadata v13: kio has no schema for it")
+    (line,) = cross_check(traffic, mark, "CreateTopics", None).observed["recorder_problems"]  # type: ignore[misc]
+    assert line.endswith("Metadata v13: kio has no schema for it")
+
+
+def test_recorders_are_one_per_cluster_and_reused(stub: StubBroker) -> None:
+    @dataclasses.dataclass
+    class Broker:
+        host: str
+        port: int
+
+    @dataclasses.dataclass
+    class Cluster:
+        brokers: list[Broker]
+
+    recorders = Recorders(keep=1)
+    first = Cluster([Broker(stub.host, stub.port)])
+    try:
+        recorder = recorders(first)
+        assert recorders(Cluster([Broker(stub.host, stub.port)])) is recorder
+        other = recorders(Cluster([Broker(stub.host, stub.port + 1)]))
+        assert other is not recorder and recorder.threads() == []  # the least recently used one was closed
+    finally:
+        recorders.close()
+    assert other.threads() == []
