@@ -319,6 +319,19 @@ class RequestRecorder:
             pumps = [t for link in self._links for t in link.threads]
         return [t for t in (self._thread, *pumps) if t.is_alive()]
 
+    def own_connections(self) -> set[int]:
+        """The local ports of the recorder's open connections to brokers: telling its own traffic to a broker
+        apart from a client's that bypassed it (tests count connections to broker ports)."""
+        with self._lock:
+            links = list(self._links)
+        ports: set[int] = set()
+        for link in links:
+            try:
+                ports.add(int(link.upstream.getsockname()[1]))
+            except OSError:
+                continue  # closed meanwhile
+        return ports
+
     def close(self) -> None:
         """Stop accepting, end every connection, join every thread (``JOIN_TIMEOUT`` in all)."""
         self.closing = True
