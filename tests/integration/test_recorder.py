@@ -137,3 +137,36 @@ def test_sasl_clients_are_recorded_after_authenticating(kafka_cluster_factory, t
         assert recorder.traffic.versions_since(START, "SaslAuthenticate")
     assert recorder.traffic.problems == []
     assert _direct(cluster, recorder, admin) == []
+
+
+def test_cells_take_their_request_version_from_one_recorder_per_cluster(kafka_cluster_factory, kc_config,
+                                                                         unique_topic, tmp_path) -> None:
+    """KIP-525's first claim for the three clients (and the wire client pinned around the claim's bound) on one 3.9
+    node: one recorder serves every cell (a mark each), each record's request_version is the recorded one, and no
+    observer disagrees."""
+    from kcompat.harness.catalog import load_catalog
+    from kcompat.harness.matrix.cell import run_cell
+    from kcompat.harness.matrix.claims import claims_dir, load_claim_book
+    from kcompat.harness.matrix.env import CellEnv, plugin_compiler
+    from kcompat.harness.matrix.plan import ClusterSpecs, Selection, plan
+
+    cells = [c for c in plan(Selection.of("3.9", "kraft", CLIENTS, "KIP-525"), load_claim_book(claims_dir()),
+                             load_catalog()) if c.claim.id == "KIP-525/create-returns-configs"]
+    assert {c.client.kind for c in cells} == {"wire", "confluent", "java"} and len(cells) == 5  # wire@v4, wire@v5
+    env = CellEnv(kc_config, "rec", tmp_path, kafka_cluster_factory, ClusterSpecs(plugin_compiler(kc_config)),
+                  unique_topic)
+    try:
+        records = [run_cell(cell, env) for cell in cells]
+        cluster = kafka_cluster_factory(env.specs.spec(cells[0]))
+        traffic = env.recorders(cluster).traffic
+        sent = traffic.sent_since(START, "CreateTopics")
+    finally:
+        env.recorders.close()
+    for cell, record in zip(cells, records, strict=True):
+        assert record.outcome in ("pass", "unsupported"), (record.cell_id, record.reason)
+        assert record.request_version is not None, record.cell_id
+        assert record.request_version == (cell.client.pin or record.request_version), record.cell_id
+        assert not {"request_version_reported", "request_version_recorded", "recorder_problems"} & set(
+            record.observed), record.observed
+    assert len({r.client_id for r in sent}) == len(CLIENTS), sent  # every client's requests, one recorder
+    assert traffic.problems == []
