@@ -128,10 +128,11 @@ def decode_request(frame: bytes) -> Any:
     return request
 
 
-def decode_response(api_key: int, version: int, frame: bytes) -> tuple[int, Any]:
-    """Correlation id and response entity of a response frame (size prefix removed) at a version kio knows."""
+def decode_response(api_key: int, version: int, frame: bytes, schema: type[Any] | None = None) -> tuple[int, Any]:
+    """Correlation id and response entity of a response frame (size prefix removed) at a version kio knows, or
+    read with the ``schema`` given (``rewrite.response_schema``: kio's, or a successor of Kafka 4 it lacks)."""
     try:
-        schema = load_response_schema(api_key, version)
+        schema = schema or load_response_schema(api_key, version)
         header, offset = entity_reader(schema.__header_schema__)(frame, 0)
         response, _ = entity_reader(schema)(frame, offset)
     except (UnknownAPIKey, UnknownEntity) as exc:

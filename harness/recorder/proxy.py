@@ -37,8 +37,8 @@ from typing import Self
 
 from ..errors import HarnessError, WireError
 from ..protocol import API_VERSIONS, SASL_HANDSHAKE, ApiVersionRange, api_name
-from .frames import FrameBuffer, client_id_of, decode_request, decode_response, encode_response, known, read_header
-from .rewrite import BROKER_ADDRESSES, Address, rewrite_addresses, rewrites
+from .frames import FrameBuffer, client_id_of, decode_request, decode_response, encode_response, read_header
+from .rewrite import BROKER_ADDRESSES, Address, response_schema, rewrite_addresses, rewrites
 from .traffic import SentRequest, Traffic
 
 POLL = 0.5
@@ -198,7 +198,7 @@ class _Link:
         response = None
         for version in dict.fromkeys((sent.api_version, 0)):
             try:
-                _, response = decode_response(API_VERSIONS, version, frame)
+                _, response = decode_response(API_VERSIONS, version, frame, response_schema(API_VERSIONS, version))
             except WireError:
                 continue
             if int(response.error_code) != UNSUPPORTED_VERSION or version == 0:
@@ -212,13 +212,14 @@ class _Link:
     def _rewritten(self, sent: SentRequest, frame: bytes) -> bytes:
         name = f"{sent.api} v{sent.api_version}"
         bypass = "passed unchanged: the client may reach the brokers it names directly, bypassing the recorder"
-        if not known(sent.api_key, sent.api_version):
+        schema = response_schema(sent.api_key, sent.api_version)
+        if schema is None:
             self.problem(f"{name}: kio has no schema for it; {bypass}")
             return frame
         if not rewrites(sent.api_key, sent.api_version):
             return frame
         try:
-            correlation_id, response = decode_response(sent.api_key, sent.api_version, frame)
+            correlation_id, response = decode_response(sent.api_key, sent.api_version, frame, schema)
         except WireError as exc:
             self.problem(f"{name}: {exc}; {bypass}")
             return frame

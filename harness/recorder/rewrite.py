@@ -17,13 +17,17 @@ import dataclasses
 import functools
 import typing
 from collections.abc import Mapping
+from dataclasses import field
 from typing import Any
 
 from kio.index import UnknownAPIKey, UnknownEntity, load_response_schema
+from kio.schema.errors import ErrorCode
+from kio.static.primitive import i16
 
-from ..protocol import api_name
+from ..protocol import API_VERSIONS, METADATA, api_name
 
 Address = tuple[str, int]
+DESCRIBE_CLUSTER = 60
 
 BROKER_ADDRESSES = frozenset({"Metadata", "FindCoordinator", "DescribeCluster", "Produce", "Fetch", "ShareFetch",
                               "ShareAcknowledge"})
@@ -31,6 +35,43 @@ BROKER_ADDRESSES = frozenset({"Metadata", "FindCoordinator", "DescribeCluster", 
 CONTROLLER_ADDRESSES = frozenset({"DescribeQuorum", "BeginQuorumEpoch", "EndQuorumEpoch", "Vote", "FetchSnapshot",
                                   "UpdateRaftVoter"})
 """Responses naming KRaft controllers (quorum voters), left as they are."""
+
+
+def _successor(base: type[Any], version: int, added: list[tuple[str, Any, Any]], name: str | None = None
+               ) -> type[Any]:
+    """A kio entity of the next version: ``base`` with ``added`` fields (name, type, ``field(...)``) after its
+    own, or replacing one of its own in place (a list of a new nested entity).  Made with ``make_dataclass``
+    because kio reads each field's type as a class, not as the string a class statement here would leave under
+    postponed annotations."""
+    return dataclasses.make_dataclass(name or base.__name__, added, bases=(base,),
+                                      namespace={"__version__": i16(version)}, frozen=True, slots=True, kw_only=True)
+
+
+_BOOL = {"kafka_type": "bool"}
+_TUPLE: Any = tuple  # subscripted at run time with a class made here (``tuple[cls, ...]`` as kio reads lists)
+_DescribeClusterV1: Any = load_response_schema(DESCRIBE_CLUSTER, 1)
+_FencedBroker = _successor(typing.get_args(typing.get_type_hints(_DescribeClusterV1)["brokers"])[0], 2,
+                           [("is_fenced", bool, field(metadata=_BOOL, default=False))])
+
+SUCCESSORS: dict[tuple[int, int], type[Any]] = {
+    (METADATA, 13): _successor(load_response_schema(METADATA, 12), 13, [
+        ("error_code", ErrorCode, field(metadata={"kafka_type": "error_code"}, default=ErrorCode.none))]),
+    (API_VERSIONS, 5): _successor(load_response_schema(API_VERSIONS, 4), 5, []),
+    (DESCRIBE_CLUSTER, 2): _successor(_DescribeClusterV1, 2, [("brokers", _TUPLE[_FencedBroker, ...], field())]),
+}
+"""Response versions of Kafka 4 that kio 0.5 lacks, each the newest kio has plus what Kafka's schema adds (its
+``common/message/*Response.json``): Metadata v13 a top-level ErrorCode last (KIP-1102), ApiVersions v5 nothing
+(only its request changed, KIP-1242), DescribeCluster v2 IsFenced last in each broker (KIP-1073).  Clients of
+Kafka 4 (librdkafka 2.12+, kafka-clients 4) send these to a 4.x broker: without them such a client would leave
+the recorder at its first Metadata, and its offer would go unread."""
+
+
+def response_schema(api_key: int, version: int) -> type[Any] | None:
+    """kio's response schema of this version, else a successor defined here, else None."""
+    try:
+        return typing.cast(type[Any], load_response_schema(api_key, version))
+    except (UnknownAPIKey, UnknownEntity):
+        return SUCCESSORS.get((api_key, version))
 
 
 def _is_address(entity: type[Any]) -> bool:
@@ -58,12 +99,8 @@ def carries_addresses(entity: type[Any], depth: int = 0) -> bool:
 @functools.cache
 def rewrites(api_key: int, version: int) -> bool:
     """Whether a response of this API and version names brokers to reach (kio's schema of it says so)."""
-    if api_name(api_key) not in BROKER_ADDRESSES:
-        return False
-    try:
-        return carries_addresses(load_response_schema(api_key, version))
-    except (UnknownAPIKey, UnknownEntity):
-        return False
+    schema = response_schema(api_key, version)
+    return api_name(api_key) in BROKER_ADDRESSES and schema is not None and carries_addresses(schema)
 
 
 def rewrite_addresses(entity: Any, ports: Mapping[Address, Address]) -> tuple[Any, list[Address]]:
@@ -88,15 +125,15 @@ def _rewrite(value: Any, ports: Mapping[Address, Address], unknown: list[Address
             changes.update(host=host, port=type(node.port)(port))
         elif address[0]:  # a blank host is "none" (FindCoordinator's error answer, a coordinator unknown)
             unknown.append(address)
-    for field in dataclasses.fields(value):
-        if field.name in changes:
+    for member in dataclasses.fields(value):
+        if member.name in changes:
             continue
-        current = getattr(value, field.name)
+        current = getattr(value, member.name)
         replaced = _rewrite(current, ports, unknown)
         if replaced is not current:
-            changes[field.name] = replaced
+            changes[member.name] = replaced
     return dataclasses.replace(value, **changes) if changes else value
 
 
-__all__ = ["BROKER_ADDRESSES", "CONTROLLER_ADDRESSES", "Address", "carries_addresses", "rewrite_addresses",
-           "rewrites"]
+__all__ = ["BROKER_ADDRESSES", "CONTROLLER_ADDRESSES", "SUCCESSORS", "Address",
+           "carries_addresses", "response_schema", "rewrite_addresses", "rewrites"]

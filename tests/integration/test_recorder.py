@@ -1,7 +1,7 @@
 """The request recorder between real clients and real brokers: what each client sent, as the wire shows it,
 equals what the client says it sent; and every connection of a client stays on the recorder's ports.
 
-Brokers: 2.2 (ZooKeeper) and 3.9 (KRaft) with one node, 3.9 with three, and SASL/PLAIN on 0.10.2 (handshake
+Brokers: 2.2 (ZooKeeper), 3.9 and 4.4 (KRaft) with one node, 3.9 with three, and SASL/PLAIN on 0.10.2 (handshake
 v0: raw tokens) and 3.9 (SaslAuthenticate).  Clients: wire, confluent, java:3.9.1.
 """
 
@@ -74,7 +74,8 @@ def through(admin_client_factory: AdminClientFactory) -> Iterator[Any]:
 
 
 @pytest.mark.parametrize("client", CLIENTS)
-@pytest.mark.parametrize("broker", [("2.2", "zk"), ("3.9", "kraft")], ids=["2.2-zk", "3.9-kraft"])
+@pytest.mark.parametrize("broker", [("2.2", "zk"), ("3.9", "kraft"), ("4.4", "kraft")],
+                         ids=["2.2-zk", "3.9-kraft", "4.4-kraft"])  # 4.4: librdkafka sends Metadata v13
 def test_each_client_sends_what_it_reports(kafka_cluster_factory, through, unique_topic, client, broker) -> None:
     cluster = kafka_cluster_factory(ClusterSpec.of(*broker))
     recorder, admin = through(cluster, client)
@@ -170,3 +171,17 @@ def test_cells_take_their_request_version_from_one_recorder_per_cluster(kafka_cl
             record.observed), record.observed
     assert len({r.client_id for r in sent}) == len(CLIENTS), sent  # every client's requests, one recorder
     assert traffic.problems == []
+
+
+@pytest.mark.parametrize("client", ["confluent", "java:4.4.0"])
+def test_kafka_4_versions_kio_lacks_are_followed(kafka_cluster_factory, through, unique_topic, client) -> None:
+    """Metadata v13, ApiVersions v5 and DescribeCluster v2 (Kafka 4; kio 0.5 stops one version short) are read
+    and rewritten like the others: no problem, and no connection around the recorder."""
+    cluster = kafka_cluster_factory(ClusterSpec.of("4.4", "kraft"))
+    recorder, admin = through(cluster, client)
+    mark = recorder.traffic.mark()
+    listed = admin.list_topics()
+    _same_as_reported(recorder, mark, listed, "Metadata")
+    admin.describe_topics([unique_topic("kc-absent")])  # java: DescribeTopicPartitions, after DescribeCluster
+    assert recorder.traffic.problems == []
+    assert _direct(cluster, recorder, admin) == []

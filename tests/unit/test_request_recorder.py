@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 from kio.index import load_response_schema
+from kio.schema.errors import ErrorCode
 from kio.schema.index import api_key_map
 from kio.serial import entity_writer
 
@@ -22,8 +23,8 @@ from kcompat.harness.recorder import (CrossCheck, Mark, Recorders, RequestRecord
                                       cross_check)
 from kcompat.harness.recorder.frames import (FrameBuffer, blank, client_id_of, decode_response, encode_response,
                                              item_type, known)
-from kcompat.harness.recorder.rewrite import (BROKER_ADDRESSES, CONTROLLER_ADDRESSES, carries_addresses,
-                                              rewrite_addresses, rewrites)
+from kcompat.harness.recorder.rewrite import (BROKER_ADDRESSES, CONTROLLER_ADDRESSES, SUCCESSORS,
+                                              carries_addresses, response_schema, rewrite_addresses, rewrites)
 from kcompat.harness.protocol import api_name
 
 FIND_COORDINATOR = 10
@@ -319,3 +320,39 @@ def test_recorders_are_one_per_cluster_and_reused(stub: StubBroker) -> None:
     finally:
         recorders.close()
     assert other.threads() == []
+
+
+def test_metadata_v13_is_v12_with_a_top_level_error_code_and_is_rewritten() -> None:
+    """Kafka 4's Metadata v13 (KIP-1102), which kio lacks: the same bytes as v12 up to a trailing ErrorCode."""
+    v12 = _metadata(12, 9092)
+    framed12 = encode_response(4, v12)
+    v13 = SUCCESSORS[(METADATA, 13)](**{f.name: getattr(v12, f.name) for f in dataclasses.fields(v12)},
+                                     error_code=ErrorCode.none)
+    framed13 = encode_response(4, v13)
+    assert framed13[4:] == framed12[4:-1] + b"\x00\x00" + b"\x00"  # v12's fields, the error code, no tags
+    assert not known(METADATA, 13) and response_schema(METADATA, 13) is SUCCESSORS[(METADATA, 13)]
+    assert rewrites(METADATA, 13)
+    _, read = decode_response(METADATA, 13, framed13[4:], response_schema(METADATA, 13))
+    assert rewrite_addresses(read, PROXIED)[0].brokers[0].port == 40001
+
+
+def test_describe_cluster_v2_adds_is_fenced_to_each_broker_and_is_rewritten() -> None:
+    v1 = load_response_schema(DESCRIBE_CLUSTER, 1)
+    broker1 = blank(item_type(v1, "brokers"), broker_id=1, host="127.0.0.1", port=9093)
+    framed1 = encode_response(2, blank(v1, brokers=(broker1,), cluster_id="c"))
+    v2 = SUCCESSORS[(DESCRIBE_CLUSTER, 2)]
+    broker2 = item_type(v2, "brokers")(**{f.name: getattr(broker1, f.name) for f in dataclasses.fields(broker1)},
+                                       is_fenced=True)
+    framed2 = encode_response(2, blank(v2, brokers=(broker2,), cluster_id="c"))
+    assert len(framed2) == len(framed1) + 1  # one bool more, inside the broker entry
+    _, read = decode_response(DESCRIBE_CLUSTER, 2, framed2[4:], response_schema(DESCRIBE_CLUSTER, 2))
+    rewritten, _ = rewrite_addresses(read, PROXIED)
+    assert (rewritten.brokers[0].port, rewritten.brokers[0].is_fenced) == (40002, True) and rewrites(DESCRIBE_CLUSTER, 2)
+
+
+def test_api_versions_v5_reads_as_v4() -> None:
+    v4 = load_response_schema(API_VERSIONS, 4)
+    entry = blank(item_type(v4, "api_keys"), api_key=3, min_version=0, max_version=13)
+    framed = encode_response(8, blank(v4, api_keys=(entry,)))
+    _, read = decode_response(API_VERSIONS, 5, framed[4:], response_schema(API_VERSIONS, 5))
+    assert [(k.api_key, k.max_version) for k in read.api_keys] == [(3, 13)] and read.__version__ == 5
