@@ -20,13 +20,15 @@ may then reach a broker directly.
 
 Threads, not asyncio: the recorder runs beside clients that block (librdkafka,
 the sidecar's pipe).  One thread accepts for every port; each connection has
-two pumps.  Every socket wait is bounded by ``POLL`` and ``close`` ends every
-connection and joins every thread (bounded).
+two pumps.  Every wait for data is bounded by ``POLL``, every send by
+``SEND_TIMEOUT``, and ``close`` ends every connection and joins every thread
+(bounded).
 """
 
 from __future__ import annotations
 
 import itertools
+import select
 import selectors
 import socket
 import struct
@@ -36,14 +38,16 @@ from collections.abc import Callable, Iterable
 from typing import Self
 
 from ..errors import HarnessError, WireError
-from ..protocol import API_VERSIONS, SASL_HANDSHAKE, ApiVersionRange, api_name
+from ..protocol import API_VERSIONS, METADATA, SASL_HANDSHAKE, ApiVersionRange, api_name
 from .frames import FrameBuffer, client_id_of, decode_request, decode_response, encode_response, read_header
-from .rewrite import BROKER_ADDRESSES, Address, response_schema, rewrite_addresses, rewrites
+from .rewrite import BROKER_ADDRESSES, Address, response_schema, rewrite_addresses, rewrite_metadata, rewrites
 from .traffic import SentRequest, Traffic
 
 POLL = 0.5
 """Longest a thread waits on a socket before it looks whether the recorder is closing."""
 CONNECT_TIMEOUT = 5.0
+SEND_TIMEOUT = 60.0
+"""Longest a send waits for a peer that stops reading (then the connection ends, named as a problem)."""
 JOIN_TIMEOUT = 5.0
 CHUNK = 256 * 1024
 SASL_ROUNDS = {"PLAIN": 1, "SCRAM-SHA-256": 2, "SCRAM-SHA-512": 2}
@@ -103,19 +107,24 @@ class _Link:
         self.problem(f"{why}; from here its bytes are forwarded unread (requests unrecorded, addresses not rewritten)")
 
     def _pump(self, source: socket.socket, sink: socket.socket, read: FrameHandler) -> None:
+        """Source to sink until either side ends.  The wait for data is a ``poll`` bounded by ``POLL`` (a
+        socket timeout would also cut a ``sendall`` of the other pump short, mid-frame, on a slow reader);
+        sends are bounded by the sockets' ``SEND_TIMEOUT``."""
         frames = FrameBuffer()
         try:
-            source.settimeout(POLL)
+            waiting = select.poll()  # not select.select: a busy process has descriptors above its 1024 limit
+            waiting.register(source, select.POLLIN)
             while not self.recorder.closing:
-                try:
-                    data = source.recv(CHUNK)
-                except TimeoutError:
+                if not waiting.poll(POLL * 1000):
                     continue
+                data = source.recv(CHUNK)
                 if not data:
                     break
                 sink.sendall(data if self.blind else read(frames, data))
         except (ConnectionResetError, BrokenPipeError):
             pass  # a peer went away: how connections end
+        except ValueError:
+            pass  # the other pump closed this socket (its descriptor is -1 now): the link has ended
         except OSError as exc:
             if not (self.recorder.closing or self.ended):  # else the other pump ended the link under this one
                 self.problem(f"{type(exc).__name__}: {exc}")
@@ -219,17 +228,19 @@ class _Link:
         if not rewrites(sent.api_key, sent.api_version):
             return frame
         try:
-            correlation_id, response = decode_response(sent.api_key, sent.api_version, frame, schema)
+            if sent.api_key == METADATA:
+                out, unknown = rewrite_metadata(frame, sent.api_version, self.recorder.ports)
+            else:
+                correlation_id, response = decode_response(sent.api_key, sent.api_version, frame, schema)
+                rewritten, unknown = rewrite_addresses(response, self.recorder.ports)
+                out = frame if rewritten is response else encode_response(correlation_id, rewritten)[4:]
         except WireError as exc:
             self.problem(f"{name}: {exc}; {bypass}")
             return frame
-        rewritten, unknown = rewrite_addresses(response, self.recorder.ports)
         if unknown:
             self.problem(f"{name} names {', '.join(f'{h}:{p}' for h, p in unknown)}, which the recorder does not "
                          "proxy: the client may reach it directly")
-        if rewritten is response:
-            return frame
-        return encode_response(correlation_id, rewritten)[4:]
+        return out
 
 
 class RequestRecorder:
@@ -290,10 +301,11 @@ class RequestRecorder:
     def _connect(self, client: socket.socket, broker: Address) -> None:
         where = f"{broker[0]}:{broker[1]}"
         number = self.traffic.connected(where)
-        client.setblocking(True)
+        client.settimeout(SEND_TIMEOUT)
         client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             upstream = socket.create_connection(broker, timeout=CONNECT_TIMEOUT)
+            upstream.settimeout(SEND_TIMEOUT)
             upstream.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError as exc:
             self.traffic.problem(f"connection {number}: can't reach broker {where}: {exc}; the client's "

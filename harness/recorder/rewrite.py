@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import io
+import struct
 import typing
 from collections.abc import Mapping
 from dataclasses import field
@@ -22,9 +24,14 @@ from typing import Any
 
 from kio.index import UnknownAPIKey, UnknownEntity, load_response_schema
 from kio.schema.errors import ErrorCode
+from kio.serial import entity_reader, entity_writer
+from kio.serial.readers import read_compact_array_length
+from kio.serial.writers import compact_array_writer, legacy_array_writer
 from kio.static.primitive import i16
 
+from ..errors import WireError
 from ..protocol import API_VERSIONS, METADATA, api_name
+from .frames import item_type
 
 Address = tuple[str, int]
 DESCRIBE_CLUSTER = 60
@@ -103,6 +110,44 @@ def rewrites(api_key: int, version: int) -> bool:
     return api_name(api_key) in BROKER_ADDRESSES and schema is not None and carries_addresses(schema)
 
 
+def rewrite_metadata(frame: bytes, version: int, ports: Mapping[Address, Address]) -> tuple[bytes, list[Address]]:
+    """A Metadata response frame (size prefix removed) with its brokers moved to ``ports``, and the addresses not
+    found there.  Brokers come first in every version (after the header and, from v3, the throttle time), so only
+    they are read and written again: the topics after them, which a big cluster makes large (10,000 topics take
+    seconds to decode and encode in Python), are copied as they are."""
+    schema = response_schema(METADATA, version)
+    if schema is None:
+        raise WireError(f"no schema for Metadata v{version}")
+    broker = item_type(schema, "brokers")
+    flexible = bool(schema.__flexible__)
+    try:
+        _, offset = entity_reader(schema.__header_schema__)(frame, 0)
+        offset += 4 if version >= 3 else 0  # throttle_time_ms
+        start = offset
+        if flexible:
+            count, size = read_compact_array_length(frame, offset)
+        else:
+            count, size = int(struct.unpack_from(">i", frame, offset)[0]), 4
+        offset += size
+        read = entity_reader(broker)
+        brokers = []
+        for _ in range(count or 0):
+            found, size = read(frame, offset)
+            brokers.append(found)
+            offset += size
+    except WireError:
+        raise
+    except Exception as exc:  # kio raises plain ValueErrors (struct.error, IndexError) on malformed data
+        raise WireError(f"can't read the brokers of Metadata v{version}: {exc}") from exc
+    found = tuple(brokers)
+    moved, unknown = rewrite_addresses(found, ports)
+    if moved is found:
+        return frame, unknown
+    out = io.BytesIO()
+    (compact_array_writer if flexible else legacy_array_writer)(entity_writer(broker))(out, moved)
+    return frame[:start] + out.getvalue() + frame[offset:], unknown
+
+
 def rewrite_addresses(entity: Any, ports: Mapping[Address, Address]) -> tuple[Any, list[Address]]:
     """``entity`` with each (host, port) found in ``ports`` replaced by its value, and the addresses that
     were not found (a broker the recorder does not proxy: a client reaching it bypasses the recorder)."""
@@ -136,4 +181,4 @@ def _rewrite(value: Any, ports: Mapping[Address, Address], unknown: list[Address
 
 
 __all__ = ["BROKER_ADDRESSES", "CONTROLLER_ADDRESSES", "SUCCESSORS", "Address",
-           "carries_addresses", "response_schema", "rewrite_addresses", "rewrites"]
+           "carries_addresses", "response_schema", "rewrite_addresses", "rewrite_metadata", "rewrites"]

@@ -9,6 +9,7 @@ import socket
 import socketserver
 import struct
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -17,14 +18,17 @@ from kio.schema.errors import ErrorCode
 from kio.schema.index import api_key_map
 from kio.serial import entity_writer
 
+from kcompat.harness import WireError
 from kcompat.harness.protocol import (API_VERSIONS, METADATA, SASL_HANDSHAKE, WireConnection, build_request,
                                       metadata_request)
 from kcompat.harness.recorder import (CrossCheck, Mark, Recorders, RequestRecorder, SentRequest, StubBroker, Traffic,
                                       cross_check)
+from kcompat.harness.recorder.proxy import POLL
 from kcompat.harness.recorder.frames import (FrameBuffer, blank, client_id_of, decode_response, encode_response,
                                              item_type, known)
 from kcompat.harness.recorder.rewrite import (BROKER_ADDRESSES, CONTROLLER_ADDRESSES, SUCCESSORS,
-                                              carries_addresses, response_schema, rewrite_addresses, rewrites)
+                                              carries_addresses, response_schema, rewrite_addresses, rewrite_metadata,
+                                              rewrites)
 from kcompat.harness.protocol import api_name
 
 FIND_COORDINATOR = 10
@@ -73,11 +77,15 @@ def test_the_client_id_reads_the_same_in_every_header(version: int) -> None:
     assert client_id_of(struct.pack(">hhi", METADATA, 99, 1)) is None  # no client id at all
 
 
-def _metadata(version: int, *ports: int) -> object:
-    schema = load_response_schema(METADATA, version)
-    brokers = tuple(blank(item_type(schema, "brokers"), node_id=i, host="127.0.0.1", port=p)
+def _metadata(version: int, *ports: int, topics: int = 0) -> object:
+    schema = response_schema(METADATA, version)
+    assert schema is not None
+    brokers = tuple(blank(item_type(schema, "brokers"), node_id=i, host="127.0.0.1", port=p, rack="r")
                     for i, p in enumerate(ports))
-    return blank(schema, brokers=brokers, cluster_id="c", controller_id=0)
+    topic = item_type(schema, "topics")
+    partition = blank(item_type(topic, "partitions"), leader_id=1, replica_nodes=(1, 2), isr_nodes=(1,))
+    return blank(schema, brokers=brokers, cluster_id="c", controller_id=0, topics=tuple(
+        blank(topic, name=f"t{n}", partitions=(partition,)) for n in range(topics)))
 
 
 @pytest.mark.parametrize("version", [0, 1, 5, 9, 12])
@@ -90,6 +98,20 @@ def test_metadata_brokers_move_to_the_recorder_ports(version: int) -> None:
     # and it encodes back to a frame that reads as the same response
     frame = encode_response(5, rewritten)
     assert decode_response(METADATA, version, frame[4:]) == (5, rewritten)
+
+
+@pytest.mark.parametrize("version", [0, 1, 3, 5, 9, 12, 13])
+def test_metadata_frames_are_rewritten_in_their_brokers_only(version: int) -> None:
+    """The proxy's fast path (brokers read and written again, topics copied) gives the bytes of the whole
+    response decoded, rewritten and encoded again."""
+    response = _metadata(version, 9092, 9093, 9999, topics=3)
+    frame = encode_response(11, response)[4:]
+    fast, unknown = rewrite_metadata(frame, version, PROXIED)
+    assert unknown == [("127.0.0.1", 9999)]
+    assert fast == encode_response(11, rewrite_addresses(response, PROXIED)[0])[4:]
+    assert rewrite_metadata(frame, version, {}) == (frame, [("127.0.0.1", p) for p in (9092, 9093, 9999)])
+    with pytest.raises(WireError, match="Metadata"):
+        rewrite_metadata(frame[:12], version, PROXIED)
 
 
 def test_an_address_the_recorder_does_not_proxy_is_named() -> None:
@@ -128,7 +150,7 @@ def test_describe_cluster_brokers_move_to_the_recorder() -> None:
 def test_every_response_with_addresses_is_placed_on_one_side() -> None:
     """A new API of kio naming hosts must be decided: brokers a client reaches (rewritten) or controllers."""
     with_addresses = {api_name(key) for key in api_key_map for version in range(0, 20)
-                      if known(key, version) and carries_addresses(load_response_schema(key, version))}
+                      if (schema := response_schema(key, version)) is not None and carries_addresses(schema)}
     assert with_addresses <= BROKER_ADDRESSES | CONTROLLER_ADDRESSES, with_addresses - BROKER_ADDRESSES
     assert {"Metadata", "FindCoordinator", "DescribeCluster"} <= with_addresses
     assert rewrites(METADATA, 0) and not rewrites(API_VERSIONS, 3)
@@ -356,3 +378,20 @@ def test_api_versions_v5_reads_as_v4() -> None:
     framed = encode_response(8, blank(v4, api_keys=(entry,)))
     _, read = decode_response(API_VERSIONS, 5, framed[4:], response_schema(API_VERSIONS, 5))
     assert [(k.api_key, k.max_version) for k in read.api_keys] == [(3, 13)] and read.__version__ == 5
+
+
+def test_a_large_answer_reaches_a_client_that_reads_late(stub: StubBroker) -> None:
+    """A client that reads a big response only after the recorder's poll interval gets it whole (a send is not
+    cut short by the wait for data)."""
+    stub.topics.update(f"topic-with-a-long-name-{n:06d}" for n in range(3000))
+    with RequestRecorder([(stub.host, stub.port)]) as recorder, \
+            socket.create_connection(recorder.proxy_of((stub.host, stub.port)), timeout=10) as raw:
+        raw.sendall(_framed(_request(metadata_request(12, None), 9)))
+        time.sleep(POLL * 2.5)
+        buffer: list[bytes] = []
+        reader = FrameBuffer()
+        while not buffer:
+            buffer = reader.feed(raw.recv(1 << 20))
+        _, response = decode_response(METADATA, 12, buffer[0])
+        assert len(response.topics) == 3000 and response.brokers[0].port != stub.port
+        assert recorder.traffic.problems == []
