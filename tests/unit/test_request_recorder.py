@@ -395,3 +395,54 @@ def test_a_large_answer_reaches_a_client_that_reads_late(stub: StubBroker) -> No
         _, response = decode_response(METADATA, 12, buffer[0])
         assert len(response.topics) == 3000 and response.brokers[0].port != stub.port
         assert recorder.traffic.problems == []
+
+
+class _Canned(socketserver.BaseRequestHandler):
+    """Answers every request with its correlation id (or ``shift`` more) and ``body``."""
+
+    shift = 0
+    body = bytes(10)
+
+    def handle(self) -> None:
+        sock: socket.socket = self.request
+        sock.settimeout(5)
+        buffer = FrameBuffer()
+        while data := sock.recv(65536):
+            for frame in buffer.feed(data):
+                (correlation_id,) = struct.unpack_from(">i", frame, 4)
+                sock.sendall(_framed(struct.pack(">i", correlation_id + self.shift) + self.body))
+
+
+def _through_canned(shift: int, request: bytes, body: bytes = bytes(10)) -> list[str]:
+    """The recorder's problems after one request to a canned broker."""
+    handler = type("Handler", (_Canned,), {"shift": shift, "body": body})
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        broker = ("127.0.0.1", int(server.server_address[1]))
+        try:
+            with RequestRecorder([broker]) as recorder, \
+                    socket.create_connection(recorder.proxy_of(broker), timeout=5) as raw:
+                raw.sendall(_framed(request))
+                reader, answers = FrameBuffer(), []
+                while not answers:
+                    answers = reader.feed(raw.recv(65536))
+                assert answers[0][4:] == body  # passed on unchanged
+                return recorder.traffic.problems
+        finally:
+            server.shutdown()
+
+
+def test_a_metadata_version_kio_cannot_read_is_passed_and_the_bypass_named() -> None:
+    (problem,) = _through_canned(0, struct.pack(">hhi", METADATA, 14, 3) + b"\x00\x04test")
+    assert "Metadata v14: kio has no schema for it" in problem and "bypassing the recorder" in problem
+
+
+def test_an_unreadable_metadata_answer_is_passed_and_named() -> None:
+    (problem,) = _through_canned(0, _request(metadata_request(12, None), 3), b"\x00" * 5 + b"\x03" + b"\xff" * 4)
+    assert "Metadata v12: can't read the brokers" in problem and "bypassing the recorder" in problem
+
+
+def test_a_response_matching_no_request_is_passed_and_named() -> None:
+    (problem,) = _through_canned(1, _request(metadata_request(12, None), 3))
+    assert "matches no request in flight" in problem
