@@ -80,7 +80,6 @@ class _Link:
         self.blind = False
         self.ended = False
         self.lock = threading.Lock()
-        self._done = 0
         self.threads = [threading.Thread(target=self._pump, args=(client, upstream, self.requests),
                                          name=f"kcompat-recorder-{number}-up", daemon=True),
                         threading.Thread(target=self._pump, args=(upstream, client, self.responses),
@@ -136,7 +135,10 @@ class _Link:
         """Record each request complete in ``data``, then forward ``data`` as it is (before the broker can
         answer, the response's correlation id is known)."""
         for frame in frames.feed(data):
-            self.request(frame)
+            try:
+                self.request(frame)
+            except Exception as exc:  # a bug of the recorder must not cut the client off: named, bytes still flow
+                self.problem(f"a request left unrecorded: {type(exc).__name__}: {exc}")
         if frames.broken is not None:
             frames.drain()
             self.go_blind(frames.broken)
@@ -179,7 +181,11 @@ class _Link:
         """The responses complete in ``data``, each read and possibly rewritten, framed again."""
         out = bytearray()
         for frame in frames.feed(data):
-            out += self.response(frame)
+            try:
+                out += self.response(frame)
+            except Exception as exc:  # as for requests: the response passes unchanged, the problem named
+                self.problem(f"a response passed unread: {type(exc).__name__}: {exc}")
+                out += struct.pack(">i", len(frame)) + frame
         if frames.broken is not None:
             out += frames.drain()
             self.go_blind(frames.broken)
