@@ -8,7 +8,6 @@ client acts and asks about what came after it.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -73,9 +72,9 @@ class Traffic:
             self._offered[broker] = {v.api_key: v for v in versions}
 
     def problem(self, line: str) -> None:
-        """Something the recorder could not follow, one line (UTC time first)."""
+        """Something the recorder could not follow, one line."""
         with self._lock:
-            self._problems.append(f"{time.strftime('%H:%M:%S', time.gmtime())} {line}")
+            self._problems.append(line)
 
     def mark(self) -> Mark:
         """A position: ``*_since(mark)`` ask about what came after it."""
