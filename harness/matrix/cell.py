@@ -154,8 +154,8 @@ class _Run:
                 raise ClientUnavailable(f"client {planned.client} unavailable: {exc}") from exc
             limits = Limits(broker_max_version(cluster.api_versions, claim.api), client_max,
                             broker_min_version(cluster.api_versions, claim.api), planned.version, client_min)
-            seen = self._observe(ProbeContext(planned, client, admin, cluster, env.topic, env.store()), limits,
-                                 recorder.traffic)
+            seen = self._observe(ProbeContext(planned, client, admin, cluster, env.topic, env.store(),
+                                              reach=recorder.proxy_of), limits, recorder.traffic)
         finally:
             admin.close()
         context = seen[0].context
