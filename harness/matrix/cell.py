@@ -11,6 +11,12 @@ cluster (``observations`` setting, 3 in all by default; kcompat.harness.matrix.v
 settles them into one verdict, ``intermittent`` when they disagree) and its
 record keeps every observation.
 
+The cell's client connects through the worker's request recorder for its
+cluster (``CellEnv.recorders``); the record's ``request_version`` is the one
+the recorder read off the wire since the cell's mark, checked against the
+client's own report (``kcompat.harness.recorder.cross_check``).  Set-ups and
+checks (the super user's wire client) go to the brokers directly.
+
 Outcomes: a HarnessError is ``infra_error`` after one retry on a fresh
 cluster; a probe's ``ProbeFailed`` (a set-up step refused) is ``fail``; any
 other exception is a bug of ours, ``infra_error`` naming its type, message
