@@ -79,6 +79,8 @@ class _Link:
         """Broker frames still to pass as answers to those tokens."""
         self.blind = False
         self.ended = False
+        self.pumps_done = 0
+        """Pumps that have ended (counted by the recorder under its lock)."""
         self.lock = threading.Lock()
         self.threads = [threading.Thread(target=self._pump, args=(client, upstream, self.requests),
                                          name=f"kcompat-recorder-{number}-up", daemon=True),
@@ -329,8 +331,14 @@ class RequestRecorder:
     def finished(self, link: _Link) -> None:
         """A pump ended; the link goes once both have (its sockets are closed by then)."""
         with self._lock:
-            if all(not t.is_alive() or t is threading.current_thread() for t in link.threads):
+            link.pumps_done += 1
+            if link.pumps_done == len(link.threads):
                 self._links.discard(link)
+
+    def open_connections(self) -> int:
+        """Client connections not yet ended."""
+        with self._lock:
+            return len(self._links)
 
     def threads(self) -> list[threading.Thread]:
         """Every thread the recorder runs now (for tests that check nothing outlives it)."""

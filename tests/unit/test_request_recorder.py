@@ -24,6 +24,7 @@ from kcompat.harness.protocol import (API_VERSIONS, METADATA, SASL_HANDSHAKE, Wi
 from kcompat.harness.recorder import (CrossCheck, Mark, Recorders, RequestRecorder, SentRequest, StubBroker, Traffic,
                                       cross_check)
 from kcompat.harness.recorder.proxy import POLL
+from kcompat.harness.waiting import poll
 from kcompat.harness.recorder.frames import (FrameBuffer, blank, client_id_of, decode_response, encode_response,
                                              item_type, known)
 from kcompat.harness.recorder.rewrite import (BROKER_ADDRESSES, CONTROLLER_ADDRESSES, SUCCESSORS,
@@ -178,6 +179,9 @@ def test_a_wire_connection_through_the_recorder_is_recorded_and_kept_on_it(stub:
         assert {r.client_id for r in traffic.sent_since()} == {"kc-test"}
         assert traffic.offered(f"{stub.host}:{stub.port}") == offered == traffic.offered()
         assert traffic.connections() == {f"{stub.host}:{stub.port}": 1} and traffic.problems == []
+        # the client closed: both pumps end, and the link is forgotten
+        assert poll(lambda: True if recorder.open_connections() == 0 else None, timeout=2, interval=0.02)
+        assert len(recorder.threads()) == 1  # the accept thread alone
     assert recorder.threads() == []
 
 
