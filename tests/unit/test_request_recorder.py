@@ -52,6 +52,16 @@ def _framed(payload: bytes) -> bytes:
     return struct.pack(">i", len(payload)) + payload
 
 
+def _answers(raw: socket.socket, count: int) -> list[bytes]:
+    """``count`` frames read off ``raw`` (each read bounded by its timeout; the peer closing fails the test)."""
+    reader, frames = FrameBuffer(), []
+    while len(frames) < count:
+        chunk = raw.recv(1 << 20)
+        assert chunk, f"the connection closed after {len(frames)} of {count} frames"
+        frames += reader.feed(chunk)
+    return frames
+
+
 def test_frames_split_at_every_byte_come_out_whole() -> None:
     frames = [_request(metadata_request(12, None), 1), b"", b"\x00a\x00b", _request(build_request(API_VERSIONS, 3,
               client_software_name="k", client_software_version="1"), 2)]
@@ -189,9 +199,7 @@ def test_pipelined_requests_are_matched_by_correlation_id(stub: StubBroker) -> N
     with RequestRecorder([(stub.host, stub.port)]) as recorder, \
             socket.create_connection(recorder.proxy_of((stub.host, stub.port)), timeout=5) as raw:
         raw.sendall(b"".join(_framed(_request(metadata_request(v, None), 100 + v)) for v in (1, 9, 12)))
-        buffer, answers = FrameBuffer(), []
-        while len(answers) < 3:
-            answers += buffer.feed(raw.recv(65536))
+        answers = _answers(raw, 3)
         for version, frame in zip((1, 9, 12), answers, strict=True):
             correlation_id, response = decode_response(METADATA, version, frame)
             assert correlation_id == 100 + version and response.brokers[0].port != stub.port
@@ -392,11 +400,7 @@ def test_a_large_answer_reaches_a_client_that_reads_late(stub: StubBroker) -> No
             socket.create_connection(recorder.proxy_of((stub.host, stub.port)), timeout=10) as raw:
         raw.sendall(_framed(_request(metadata_request(12, None), 9)))
         time.sleep(POLL * 2.5)
-        buffer: list[bytes] = []
-        reader = FrameBuffer()
-        while not buffer:
-            buffer = reader.feed(raw.recv(1 << 20))
-        _, response = decode_response(METADATA, 12, buffer[0])
+        _, response = decode_response(METADATA, 12, _answers(raw, 1)[0])
         assert len(response.topics) == 3000 and response.brokers[0].port != stub.port
         assert recorder.traffic.problems == []
 
@@ -428,10 +432,7 @@ def _through_canned(shift: int, request: bytes, body: bytes = bytes(10)) -> list
             with RequestRecorder([broker]) as recorder, \
                     socket.create_connection(recorder.proxy_of(broker), timeout=5) as raw:
                 raw.sendall(_framed(request))
-                reader, answers = FrameBuffer(), []
-                while not answers:
-                    answers = reader.feed(raw.recv(65536))
-                assert answers[0][4:] == body  # passed on unchanged
+                assert _answers(raw, 1)[0][4:] == body  # passed on unchanged
                 return recorder.traffic.problems
         finally:
             server.shutdown()
