@@ -163,19 +163,20 @@ class CellEnv:
     @contextmanager
     def open(cls, config: HarnessConfig, *, run_dir: Path | None = None, run_id: str | None = None,
              worker: str = "main") -> Iterator[CellEnv]:
-        """An environment of its own (provider, clusters, sidecars), torn down on leaving; orphans of dead
+        """An environment of its own (provider, clusters, request recorders, sidecars), torn down on leaving; orphans of dead
         runs are reaped first, as a pytest session does.  ``run_dir`` defaults to ``<run root>/<run id>``."""
         run_id = run_id or new_run_id()
         with suppress(EngineError):  # an engine failing: the cell that needs it says so
             reap_orphans(config, ("process", config.provider))
         clusters = ClusterFactory(provider_for(config.provider, config, run_id=run_id))
-        env = cls(config, run_id, (run_dir or config.run_root / run_id).absolute(), clusters,
-                  ClusterSpecs(plugin_compiler(config)), unique_names(run_id, worker), worker)
+        recorders = Recorders()
         try:
-            yield env
+            yield cls(config, run_id, (run_dir or config.run_root / run_id).absolute(), clusters,
+                      ClusterSpecs(plugin_compiler(config)), unique_names(run_id, worker), worker,
+                      recorders=recorders)
         finally:
             try:
-                env.recorders.close()
+                recorders.close()
             finally:
                 try:
                     clusters.close()
