@@ -163,8 +163,9 @@ class CellEnv:
     @contextmanager
     def open(cls, config: HarnessConfig, *, run_dir: Path | None = None, run_id: str | None = None,
              worker: str = "main") -> Iterator[CellEnv]:
-        """An environment of its own (provider, clusters, request recorders, sidecars), torn down on leaving; orphans of dead
-        runs are reaped first, as a pytest session does.  ``run_dir`` defaults to ``<run root>/<run id>``."""
+        """An environment of its own (provider, clusters, request recorders, sidecars), torn down on leaving;
+        orphans of dead runs are reaped first, as a pytest session does.  ``run_dir`` defaults to
+        ``<run root>/<run id>``."""
         run_id = run_id or new_run_id()
         with suppress(EngineError):  # an engine failing: the cell that needs it says so
             reap_orphans(config, ("process", config.provider))

@@ -381,7 +381,8 @@ def test_describe_cluster_v2_adds_is_fenced_to_each_broker_and_is_rewritten() ->
     assert len(framed2) == len(framed1) + 1  # one bool more, inside the broker entry
     _, read = decode_response(DESCRIBE_CLUSTER, 2, framed2[4:], response_schema(DESCRIBE_CLUSTER, 2))
     rewritten, _ = rewrite_addresses(read, PROXIED)
-    assert (rewritten.brokers[0].port, rewritten.brokers[0].is_fenced) == (40002, True) and rewrites(DESCRIBE_CLUSTER, 2)
+    assert (rewritten.brokers[0].port, rewritten.brokers[0].is_fenced) == (40002, True)
+    assert rewrites(DESCRIBE_CLUSTER, 2)
 
 
 def test_api_versions_v5_reads_as_v4() -> None:
