@@ -11,6 +11,12 @@ cluster (``observations`` setting, 3 in all by default; kcompat.harness.matrix.v
 settles them into one verdict, ``intermittent`` when they disagree) and its
 record keeps every observation.
 
+The cell's client connects through the worker's request recorder for its
+cluster (``CellEnv.recorders``); the record's ``request_version`` is the one
+the recorder read off the wire since the cell's mark, checked against the
+client's own report (``kcompat.harness.recorder.cross_check``).  Set-ups and
+checks (the super user's wire client) go to the brokers directly.
+
 Outcomes: a HarnessError is ``infra_error`` after one retry on a fresh
 cluster; a probe's ``ProbeFailed`` (a set-up step refused) is ``fail``; any
 other exception is a bug of ours, ``infra_error`` naming its type, message
@@ -26,7 +32,7 @@ import datetime
 import json
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +42,7 @@ from .limits import (broker_max_version, broker_min_version, client_max_version,
                      stale_measurement)
 from ..providers import Cluster
 from ..records import RECORDS_FILE, RUN_FILE, Record, append_record
+from ..recorder import Mark, Traffic, cross_check
 from ..spec import ClusterSpec
 from .admin_docs import bind
 from .claims import REFUSED, parse_acl
@@ -136,29 +143,39 @@ class _Run:
     env: CellEnv
     started: float
     started_at: str
+    marks: list[Mark] = field(default_factory=list)
+    """Positions in the recorder's traffic: before the client was made, then before each re-observation."""
 
     def attempt(self, cluster: Cluster, clients: AdminClientFactory, attempt: int) -> Record:
         if self.planned.claim.method is not None and self.planned.claim.bound is None:  # a javadoc claim
             self.planned = dataclasses.replace(self.planned, claim=bind(
                 self.planned.claim, self.planned.client.kind, self.planned.client.version, self.env.config))
         planned, claim, env = self.planned, self.planned.claim, self.env
-        admin = WireClient(endpoint_of(cluster))
+        admin = WireClient(endpoint_of(cluster))  # set-ups and checks go to the brokers directly: not recorded
+        recorder = env.recorders(cluster)
+        self.marks = [recorder.traffic.mark()]
         try:
             self._grant(cluster, admin)
             user = claim.args.get("as_user")
             try:
-                client = clients(cluster, planned.client, user=user if isinstance(user, str) else None)
+                client = clients(cluster, planned.client, user=user if isinstance(user, str) else None,
+                                 via=recorder)
                 client_max = client_max_version(client, planned.client, claim.api, env.config)
                 client_min = client_min_version(client, planned.client, claim.api, env.config)
             except HarnessError as exc:
                 raise ClientUnavailable(f"client {planned.client} unavailable: {exc}") from exc
             limits = Limits(broker_max_version(cluster.api_versions, claim.api), client_max,
                             broker_min_version(cluster.api_versions, claim.api), planned.version, client_min)
-            seen = self._observe(ProbeContext(planned, client, admin, cluster, env.topic, env.store()), limits)
+            seen = self._observe(ProbeContext(planned, client, admin, cluster, env.topic, env.store(),
+                                              reach=recorder.proxy_of), limits, recorder.traffic)
         finally:
             admin.close()
         context = seen[0].context
-        sent = next((r.request_version for r in reversed(context.results) if r.request_version is not None), None)
+        reported = next((r.request_version for r in reversed(context.results) if r.request_version is not None),
+                        None)
+        checked = cross_check(recorder.traffic, self.marks[0], claim.api, reported,
+                              until=self.marks[1] if len(self.marks) > 1 else None)
+        sent = checked.version
         settled = settle([o.verdict for o in seen])
         verdict = settled.verdict
         reason = verdict.reason
@@ -170,12 +187,12 @@ class _Run:
         return self.record(outcome, reason, attempt, cluster=cluster, client_version=client.version,
                            librdkafka=last.librdkafka_version if last else None,
                            request_version=sent, limits=limits, limited_by=verdict.limited_by,
-                           documented=verdict.documented, observed=seen[0].observed,
+                           documented=verdict.documented, observed={**seen[0].observed, **checked.observed},
                            differences=verdict.differences, call_ms=round(context.call_ms, 3),
                            observations=[o.as_json() for o in seen] if len(seen) > 1 else [],
                            intermittent=settled.intermittent and outcome == "deviation")
 
-    def _observe(self, first: ProbeContext, limits: Limits) -> list[Observation]:
+    def _observe(self, first: ProbeContext, limits: Limits, traffic: Traffic) -> list[Observation]:
         """The cell's observations on one cluster: the first, then again while ``observe_again`` says so, each
         with a fresh context (new topic names, its own results and time).  A re-observation whose set-up is
         refused is recorded as ``fail`` and ends the series; any other exception ends the attempt as for the
@@ -206,6 +223,7 @@ class _Run:
             if not observe_again([o.verdict for o in seen], self.env.config.observations):
                 return seen
             context = dataclasses.replace(first, call_ms=0.0, results=[])
+            self.marks.append(traffic.mark())
         return seen
 
     def _grant(self, cluster: Cluster, admin: WireClient) -> None:

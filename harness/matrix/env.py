@@ -25,19 +25,22 @@ from ..errors import EngineError
 from ..javac import compile_plugin
 from ..providers import Cluster, Provider, provider_for, reap_orphans
 from ..reaper import new_run_id
+from ..recorder import Recorders, RequestRecorder
 from ..spec import ClusterSpec
 from ..versions import KafkaVersion
 from .claims import BrokerPlugin
 from .plan import ClusterSpecs, Compiler, plugin_sources
 
 
-def endpoint_of(cluster: Cluster, user: str | None = None) -> Endpoint:
-    """How a client reaches ``cluster``: as ``user``, or as the super user when it has SASL."""
+def endpoint_of(cluster: Cluster, user: str | None = None, *, via: RequestRecorder | None = None) -> Endpoint:
+    """How a client reaches ``cluster``: as ``user``, or as the super user when it has SASL; ``via`` a request
+    recorder in front of its brokers, or directly."""
+    servers = cluster.bootstrap_servers if via is None else via.bootstrap_servers
     sasl = cluster.spec.sasl
     if sasl is None:
-        return Endpoint(cluster.bootstrap_servers)
+        return Endpoint(servers)
     name = user or sasl.super_user
-    return Endpoint(cluster.bootstrap_servers, name, sasl.credentials[name])
+    return Endpoint(servers, name, sasl.credentials[name])
 
 
 class ClusterFactory:
@@ -92,8 +95,9 @@ class AdminClientFactory:
         self.run_id = run_id
         self._made: list[AdminClient] = []
 
-    def __call__(self, cluster: Cluster, client: str | ClientRef, *, user: str | None = None) -> AdminClient:
-        made = client_for(client, endpoint_of(cluster, user), self.config, run_id=self.run_id)
+    def __call__(self, cluster: Cluster, client: str | ClientRef, *, user: str | None = None,
+                 via: RequestRecorder | None = None) -> AdminClient:
+        made = client_for(client, endpoint_of(cluster, user, via=via), self.config, run_id=self.run_id)
         self._made.append(made)
         return made
 
@@ -132,7 +136,9 @@ class CellEnv:
 
     ``granted`` remembers the cluster-level ACLs already granted per cluster;
     ``broken`` the client references that could not be made twice, with the
-    reason, so later cells of that client don't pay for them again.
+    reason, so later cells of that client don't pay for them again;
+    ``recorders`` the request recorder in front of each cluster, through which
+    every cell's client under test connects (closed with the environment).
     """
 
     config: HarnessConfig
@@ -144,6 +150,7 @@ class CellEnv:
     worker: str = "main"
     granted: set[tuple[str, str]] = field(default_factory=set)
     broken: dict[str, str] = field(default_factory=dict)
+    recorders: Recorders = field(default_factory=Recorders)
 
     def clients(self) -> AdminClientFactory:
         """A factory for one attempt's clients (closed by the attempt: a client must not outlive its cluster)."""
@@ -156,17 +163,23 @@ class CellEnv:
     @contextmanager
     def open(cls, config: HarnessConfig, *, run_dir: Path | None = None, run_id: str | None = None,
              worker: str = "main") -> Iterator[CellEnv]:
-        """An environment of its own (provider, clusters, sidecars), torn down on leaving; orphans of dead
-        runs are reaped first, as a pytest session does.  ``run_dir`` defaults to ``<run root>/<run id>``."""
+        """An environment of its own (provider, clusters, request recorders, sidecars), torn down on leaving;
+        orphans of dead runs are reaped first, as a pytest session does.  ``run_dir`` defaults to
+        ``<run root>/<run id>``."""
         run_id = run_id or new_run_id()
         with suppress(EngineError):  # an engine failing: the cell that needs it says so
             reap_orphans(config, ("process", config.provider))
         clusters = ClusterFactory(provider_for(config.provider, config, run_id=run_id))
+        recorders = Recorders()
         try:
             yield cls(config, run_id, (run_dir or config.run_root / run_id).absolute(), clusters,
-                      ClusterSpecs(plugin_compiler(config)), unique_names(run_id, worker), worker)
+                      ClusterSpecs(plugin_compiler(config)), unique_names(run_id, worker), worker,
+                      recorders=recorders)
         finally:
             try:
-                clusters.close()
+                recorders.close()
             finally:
-                close_sidecars()
+                try:
+                    clusters.close()
+                finally:
+                    close_sidecars()

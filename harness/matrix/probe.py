@@ -52,6 +52,9 @@ class ProbeContext:
     store: ArtifactStore
     call_ms: float = 0.0
     results: list[AdminResult] = field(default_factory=list)
+    reach: Callable[[tuple[str, int]], tuple[str, int]] = lambda broker: broker
+    """The address at which the cell's client reaches a broker of ``cluster`` (the request recorder's port for it,
+    when the client connects through one): for a probe that names the broker a request goes to."""
 
     @property
     def args(self) -> Mapping[str, Any]:

@@ -60,6 +60,52 @@ def read_header(frame: bytes) -> RequestHeader:
     return RequestHeader(api_key, api_version, correlation_id)
 
 
+def client_id_of(frame: bytes) -> str | None:
+    """The client id of a request frame: header v1 and v2 both carry it right after the fixed part as a
+    non-compact nullable string (KIP-482 kept it so), so it reads the same at every version kio may not know."""
+    if len(frame) < _FIXED.size + 2:
+        return None
+    (length,) = struct.unpack_from(">h", frame, _FIXED.size)
+    start = _FIXED.size + 2
+    if length < 0 or start + length > len(frame):
+        return None
+    return frame[start:start + length].decode("utf-8", errors="replace")
+
+
+class FrameBuffer:
+    """Splits a byte stream into size-prefixed frames, whatever the reads' boundaries (a proxy's recv).
+
+    ``feed`` returns the frames complete so far, each without its prefix.  Sizes from 0 up are
+    accepted: SASL tokens (handshake v0) and the broker's empty answers to them are frames too.  A
+    size no Kafka peer sends stops the splitting: ``broken`` says why, and ``drain`` hands back the
+    bytes not yet returned, so a proxy forwards them as they are.
+    """
+
+    def __init__(self) -> None:
+        self._pending = bytearray()
+        self.broken: str | None = None
+
+    def feed(self, data: bytes) -> list[bytes]:
+        self._pending += data
+        frames: list[bytes] = []
+        while self.broken is None and len(self._pending) >= 4:
+            (size,) = struct.unpack_from(">i", self._pending)
+            if not 0 <= size <= MAX_FRAME:
+                self.broken = f"a frame of {size} bytes (0 to {MAX_FRAME} expected): the stream is not Kafka's"
+                break
+            if len(self._pending) < 4 + size:
+                break
+            frames.append(bytes(self._pending[4:4 + size]))
+            del self._pending[:4 + size]
+        return frames
+
+    def drain(self) -> bytes:
+        """The bytes held back (the start of a frame not yet complete, or everything after a broken size)."""
+        held = bytes(self._pending)
+        self._pending.clear()
+        return held
+
+
 def known(api_key: int, version: int) -> bool:
     """Whether kio has both the request and the response schema of this version."""
     try:
@@ -80,6 +126,20 @@ def decode_request(frame: bytes) -> Any:
     except Exception as exc:  # kio raises plain ValueErrors on malformed data
         raise WireError(f"can't decode request {header.api_key} v{header.api_version}: {exc}") from exc
     return request
+
+
+def decode_response(api_key: int, version: int, frame: bytes, schema: type[Any] | None = None) -> tuple[int, Any]:
+    """Correlation id and response entity of a response frame (size prefix removed) at a version kio knows, or
+    read with the ``schema`` given (``rewrite.response_schema``: kio's, or a successor of Kafka 4 it lacks)."""
+    try:
+        schema = schema or load_response_schema(api_key, version)
+        header, offset = entity_reader(schema.__header_schema__)(frame, 0)
+        response, _ = entity_reader(schema)(frame, offset)
+    except (UnknownAPIKey, UnknownEntity) as exc:
+        raise WireError(f"no schema in kio for response {api_key} v{version}") from exc
+    except Exception as exc:  # kio raises plain ValueErrors on malformed data
+        raise WireError(f"can't decode response {api_key} v{version}: {exc}") from exc
+    return int(header.correlation_id), response
 
 
 def encode_response(correlation_id: int, response: Any) -> bytes:

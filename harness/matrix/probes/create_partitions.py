@@ -70,7 +70,7 @@ def create_partitions(ctx: ProbeContext) -> dict[str, Any]:
         others = [(b.host, b.port) for b in ctx.cluster.brokers if (b.host, b.port) != controller]
         if not others:
             raise ProbeFailed("send_to = non_controller needs a cluster of two or more nodes")
-        broker = others[0]
+        broker = ctx.reach(others[0])
     validate_only = bool(args.get("validate_only", False))
     result = ctx.call(CREATE_PARTITIONS, CreatePartitionsArgs(request, validate_only, broker))
     observed, _ = common(result)
