@@ -383,4 +383,5 @@ def adapter_kind(*, name: str, order: int, library: str, installer_module: str, 
         name=name, order=order, library=library, release="required",
         release_note=f"the {name} client needs a {library} release, e.g. {name}:{example}",
         make=make, limits=limits, modules=(installer_module,), refusal=refusal, measured=True,
-        check_release=check, perform_by_name=by_name)
+        check_release=check, perform_by_name=by_name,
+        survey_default=lambda catalog: ())  # a release must be named: a survey drives it only when asked
