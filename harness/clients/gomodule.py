@@ -25,7 +25,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from ..config import HarnessConfig
@@ -132,7 +132,12 @@ def list_versions(module: str, config: HarnessConfig) -> tuple[str, ...]:
     return plain_releases([str(tag) for tag in tags])
 
 
-def published(module: str, config: HarnessConfig, *, refresh: bool = False) -> tuple[str, ...]:
+Lister = Callable[[str, HarnessConfig], tuple[str, ...]]
+"""(module, config) -> the plain releases the proxy publishes now: ``list_versions``, or a test's stand-in."""
+
+
+def published(module: str, config: HarnessConfig, *, refresh: bool = False,
+              lister: Lister = list_versions) -> tuple[str, ...]:
     """The releases of ``module`` the proxy publishes: the cached list, or (``refresh``, online, or none
     cached) a fresh one, cached."""
     cached = _published_path(module, config)
@@ -142,7 +147,7 @@ def published(module: str, config: HarnessConfig, *, refresh: bool = False) -> t
         except (OSError, ValueError):
             if config.offline:
                 return ()
-    releases = list_versions(module, config)
+    releases = lister(module, config)
     cached.parent.mkdir(parents=True, exist_ok=True)
     partial = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
     partial.write_text(json.dumps(list(releases)))
@@ -150,12 +155,13 @@ def published(module: str, config: HarnessConfig, *, refresh: bool = False) -> t
     return releases
 
 
-def check_release(library: str, module: str, release: str, config: HarnessConfig) -> str:
+def check_release(library: str, module: str, release: str, config: HarnessConfig, *,
+                  lister: Lister = list_versions) -> str:
     """``release`` if the proxy publishes ``module`` at it; else a one-line ConfigError naming the nearest
     published ones.  Offline with no cached list, it passes (the build then says)."""
     release_key(release)
     for refresh in (False, True):
-        releases = published(module, config, refresh=refresh)
+        releases = published(module, config, refresh=refresh, lister=lister)
         if release in releases:
             return release
         if config.offline:

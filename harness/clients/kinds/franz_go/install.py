@@ -26,7 +26,7 @@ SOURCES = Path(__file__).resolve().parent / "adapter"
 
 def published(config: HarnessConfig) -> tuple[str, ...]:
     """The franz-go releases the Go module proxy publishes (cached under ``config.cache_dir``)."""
-    return gomodule.published(MODULE, config) or gomodule.published(MODULE, config, refresh=True)
+    return gomodule.published(MODULE, config)
 
 
 def check_release(release: str, config: HarnessConfig) -> str:
@@ -56,7 +56,7 @@ def kadm_for(release: str, config: HarnessConfig) -> str:
         return paired
     except (OSError, ConfigError):
         pass
-    releases = gomodule.published(KADM, config) or gomodule.published(KADM, config, refresh=True)
+    releases = gomodule.published(KADM, config, refresh=True)  # a pairing is made once: from the list of now
     go = gomodule.go_version()
     for kadm in reversed(releases):
         go_mod = gomodule.module_file(KADM, f"v{kadm}", config)
