@@ -67,7 +67,9 @@ func newResult() *result {
 
 func (r *result) add(e *resource) { r.Resources = append(r.Resources, e) }
 
-func (r *result) unsupported(option string) { r.UnsupportedOptions = append(r.UnsupportedOptions, option) }
+func (r *result) unsupported(option string) {
+	r.UnsupportedOptions = append(r.UnsupportedOptions, option)
+}
 
 // threw records an error of the call as a whole (not of one resource).
 func (r *result) threw(err error) {
@@ -88,7 +90,7 @@ var ops = map[string]op{
 	"alter_consumer_group_offsets": alterConsumerGroupOffsets, "delete_records": deleteRecords,
 	"list_offsets": listOffsets, "elect_leaders": electLeaders,
 	"alter_partition_reassignments": alterPartitionReassignments,
-	"list_partition_reassignments": listPartitionReassignments, "describe_log_dirs": describeLogDirs,
+	"list_partition_reassignments":  listPartitionReassignments, "describe_log_dirs": describeLogDirs,
 }
 
 // clients holds one kgo client per distinct connection (bootstrap, user, password) between calls.
