@@ -15,7 +15,7 @@ from ..errors import ConfigError
 from .kinds import kind as client_kind
 from .kinds import kind_names
 
-_REF = re.compile(r"^(?P<kind>[a-z]+)(?::(?P<version>[^@]*))?(?:@v(?P<pin>\d+))?$")
+_REF = re.compile(r"^(?P<kind>[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?::(?P<version>[^@]*))?(?:@v(?P<pin>\d+))?$")
 _RELEASE = re.compile(r"^\d+(?:\.\d+){1,3}$")
 
 

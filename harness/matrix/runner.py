@@ -44,6 +44,13 @@ from .plan import PlannedCell, Selection, client_refs, plan
 from .summary import summary_lines
 
 CHILD_GRACE = 60.0
+INFLIGHT_DIR = "inflight"
+"""Per test process, the cell it is running (``<pid>.json``), removed once its record is written: what a
+process that died was doing."""
+CRASHES_PER_CELL = 2
+"""A cell in flight when its test process died this often is recorded as an infra_error (once is retried)."""
+MAX_RESTARTS = 20
+"""Test processes started again after deaths, per group of cells: a bound, not a budget."""
 """Seconds a pytest child gets to tear its clusters down after Ctrl-C before it is killed."""
 Echo = Callable[[str], None]
 NO_CELLS = "the selection has no cells (no claim of these KIPs applies to these clients)"
@@ -208,8 +215,10 @@ def _groups(cells: Sequence[PlannedCell]) -> dict[ClientRef | None, list[Planned
 def _pytest(python: Path | str, options: RunOptions, clients: Sequence[str], log: Path, echo: Echo | None) -> int:
     scenarios = scenarios_dir()
     selection = options.selection
+    # --capture=sys: what a client library writes to the process's own stderr (librdkafka's assertion before it
+    # aborts the process) reaches the log, where the run reads why a test process died.
     command = [str(python), "-m", "pytest", str(scenarios), "-o", "addopts=", "-p", "no:cacheprovider",
-               "--import-mode=importlib", "-q", "--no-header", "-rfE",
+               "--import-mode=importlib", "-q", "--no-header", "-rfE", "--capture=sys",
                "--junitxml", str(log.with_name(log.stem.replace("pytest-", "junit-") + ".xml")),
                "--kc-run-dir", str(options.out), "--kc-run-root", str(options.out / "logs"),
                "--kc-brokers", ",".join(selection.brokers), "--kc-modes", selection.modes,
@@ -247,6 +256,75 @@ def _pytest(python: Path | str, options: RunOptions, clients: Sequence[str], log
                 process.kill()
                 process.wait()
             raise
+
+
+def mark_inflight(run_dir: Path, cell_id: str) -> Path:
+    """Note the cell this process is about to run (``INFLIGHT_DIR``); the caller removes it once recorded."""
+    marker = run_dir / INFLIGHT_DIR / f"{os.getpid()}.json"
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps({"cell_id": cell_id, "started_at": _now()}))
+    return marker
+
+
+def _inflight(out: Path) -> list[str]:
+    """The cells test processes were running when they stopped without recording them; the markers removed."""
+    found: list[str] = []
+    for marker in sorted((out / INFLIGHT_DIR).glob("*.json")):
+        try:
+            found.append(str(json.loads(marker.read_text())["cell_id"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # a marker torn by the death itself names nothing
+        marker.unlink(missing_ok=True)
+    return found
+
+
+def _death(log: Path, since: int) -> str:
+    """What the log says of a test process's death since byte ``since``: the library's own words where it
+    wrote any (librdkafka's ``*** file:line: assert ***``), else Python's fatal error line."""
+    try:
+        with log.open("rb") as handle:
+            handle.seek(since)
+            text = handle.read().decode(errors="replace")
+    except OSError:
+        return "no log"
+    lines = [line.strip() for line in text.splitlines()]
+    said = [line for line in lines if line.startswith("***") and line.endswith("***")]
+    fatal = [line for line in lines if line.startswith("Fatal Python error")]
+    return (said or fatal or ["no fatal error line"])[-1][:300]
+
+
+def _pytest_until_done(python: Path | str, options: RunOptions, clients: Sequence[str], log: Path,
+                       echo: Echo | None, cells: Sequence[PlannedCell], run: dict[str, Any],
+                       config: HarnessConfig) -> tuple[int, list[str]]:
+    """pytest for one group of cells, started again while a test process dies with cells left (a client
+    library that aborts the process must cost its own cell, never the run's rest): a cell in flight at
+    ``CRASHES_PER_CELL`` deaths becomes an infra_error naming what the log says of them."""
+    crashes: dict[str, int] = {}
+    problems: list[str] = []
+    _inflight(options.out)  # a killed earlier run's markers say nothing of this one
+    for _ in range(MAX_RESTARTS + 1):
+        since = log.stat().st_size if log.exists() else 0
+        code = _pytest(python, options, clients, log, echo)
+        running = _inflight(options.out)
+        if code in (0, 1, 5):
+            return code, problems
+        done = {r.cell_id for r in read_records(options.out / RECORDS_FILE).records}
+        left = [c for c in cells if c.cell.id not in done]
+        death = _death(log, since)
+        problems.append(f"pytest for {', '.join(clients)} exited {code} ({death}); see {log}")
+        if not left:
+            return code, problems
+        for cell_id in running:
+            if cell_id not in done:
+                crashes[cell_id] = crashes.get(cell_id, 0) + 1
+        dead = [c for c in left if crashes.get(c.cell.id, 0) >= CRASHES_PER_CELL]
+        _infra(dead, run, options.out, f"the test process died during this cell {CRASHES_PER_CELL} times: "
+                                       f"{death} (see {log.name})", config)
+        if not running and not dead:
+            return code, problems  # it died outside any cell: starting it again would die the same way
+        if echo is not None:
+            echo(f"kcompat: a test process died ({death}); {len(left) - len(dead)} cell(s) left, starting again")
+    return code, problems
 
 
 def _infra(cells: Sequence[PlannedCell], run: dict[str, Any], out: Path, reason: str, config: HarnessConfig) -> None:
@@ -310,9 +388,9 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
                 done = {r.cell_id for r in read_records(options.out / RECORDS_FILE).records}
                 _infra([c for c in group if c.cell.id not in done], run, options.out, str(exc), config)
                 continue
-        code = _pytest(python, options, clients, log, echo)
-        if code not in (0, 1, 5):  # 1: some cell failed (its record says why); 5: all cells already done
-            problems.append(f"pytest for {', '.join(clients)} exited {code}; see {log}")
+        # 1: some cell failed (its record says why); 5: all cells already done; else it died (restarted)
+        _, died = _pytest_until_done(python, options, clients, log, echo, group, run, config)
+        problems += died
     if options.allure:
         problems += allure_report(options.out)
     report = read_records(options.out / RECORDS_FILE)

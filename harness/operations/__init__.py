@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from ..clients.base import AdminClient, AdminResult
-from ..clients.kinds import kind
+from ..clients.kinds import kind, package_of
 from ..errors import HarnessError
 
 A = TypeVar("A")
@@ -76,7 +76,7 @@ def perform(client: AdminClient, operation: Operation[A], args: A, *, version: i
     ``NoImplementation`` when its kind has none."""
     implementation = operation.implementation(client)
     if implementation is None:
-        module = f"{kind.__module__}.{client.kind}.{operation.name}"
+        module = f"{package_of(client.kind)}.{operation.name}"
         if importlib.util.find_spec(module) is not None:
             importlib.import_module(module)  # registers it
             implementation = operation.implementation(client)
@@ -85,7 +85,7 @@ def perform(client: AdminClient, operation: Operation[A], args: A, *, version: i
     by_name = kind(client.kind).perform_by_name
     if by_name is None:
         raise NoImplementation(f"{client.kind} has no implementation of {operation.name} "
-                               f"(harness/clients/kinds/{client.kind}/{operation.name}.py)")
+                               f"(harness/clients/kinds/{package_of(client.kind).rsplit('.', 1)[-1]}/{operation.name}.py)")
     return by_name(client, operation.name, args)
 
 

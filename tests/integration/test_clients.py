@@ -197,7 +197,7 @@ def test_a_hung_sidecar_is_detected_in_bounded_time(kc_config, monkeypatch):
     sidecar = Sidecar(JAVA[-1], kc_config)
     try:
         sidecar.call("version", None, {})  # a cold JVM's first answer under the normal deadline
-        monkeypatch.setattr("kcompat.harness.clients.java.CALL_TIMEOUT", 2.0)
+        monkeypatch.setattr("kcompat.harness.clients.adapter.CALL_TIMEOUT", 2.0)
         assert sidecar._proc is not None
         os.kill(sidecar._proc.pid, signal.SIGSTOP)
         _wait_until_stopped(sidecar._proc.pid)

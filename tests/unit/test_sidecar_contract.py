@@ -6,7 +6,7 @@ import ast
 import re
 from pathlib import Path
 
-from kcompat.harness.clients import java
+from kcompat.harness.clients import adapter, java
 from kcompat.harness.operations import operations
 
 SIDECAR = java.SIDECAR_SOURCES / "kcompat" / "sidecar"
@@ -23,12 +23,12 @@ def _op_classes() -> dict[str, str]:
 
 
 def _sent_by_python() -> set[str]:
-    """Every op name passed as a literal to ``Sidecar.call`` or ``JavaClient._call`` in java.py."""
-    tree = ast.parse(Path(java.__file__).read_text())
+    """Every op name passed as a literal to ``Sidecar.call`` or ``JavaClient._call`` in java.py, and to the calls
+    every protocol client makes (adapter.py's ``ProtocolClient``)."""
     sent = set()
-    for node in ast.walk(tree):
+    for node in (n for source in (java.__file__, adapter.__file__) for n in ast.walk(ast.parse(Path(source).read_text()))):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in ("call", "_call") and node.args
+                and node.func.attr in ("call", "_call", "_by_args") and node.args
                 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
             sent.add(node.args[0].value)
     return sent
@@ -72,6 +72,7 @@ def test_a_sidecar_of_another_protocol_is_refused_and_its_classes_dropped(tmp_pa
 
     import pytest
 
+    from kcompat.harness.clients.adapter import Launch
     from kcompat.harness.config import HarnessConfig
     from kcompat.harness.errors import HarnessError
 
@@ -81,9 +82,9 @@ def test_a_sidecar_of_another_protocol_is_refused_and_its_classes_dropped(tmp_pa
     classes.mkdir()
     stale = 'print(\'{"ready": "4.4.0", "protocol": 1}\', flush=True); import sys; sys.stdin.read()'
 
-    def command() -> list[str]:
+    def command() -> Launch:
         sidecar._classes = classes
-        return [sys.executable, "-c", stale]
+        return Launch((sys.executable, "-c", stale))
 
     monkeypatch.setattr(sidecar, "_command", command)
     with pytest.raises(HarnessError, match=f"speaks protocol 1, this harness speaks {java.SIDECAR_PROTOCOL}") as caught:

@@ -1,7 +1,7 @@
 """The registry of client kinds: each kind is one package of this package, found by its name.
 
-A kind's package (``wire/``, ``confluent/``, ``java/``) declares ``KIND`` in its
-``__init__``, a ``ClientKind`` saying everything the harness knows about it: how
+A kind's package (``wire/``, ``confluent/``, ``java/``, ``kafka_python/`` for the kind
+``kafka-python``) declares ``KIND`` in its ``__init__``, a ``ClientKind`` saying everything the harness knows about it: how
 a reference to it is written, how a client is made, where its limits come from,
 how its refusal of a request version looks, which Python or release check it
 needs.  Its other modules are its implementations of the admin operations, one
@@ -127,11 +127,16 @@ def registry() -> dict[str, ClientKind]:
     found: dict[str, ClientKind] = {}
     for module in pkgutil.iter_modules(__path__):
         declared = getattr(importlib.import_module(f"{__name__}.{module.name}"), "KIND", None)
-        if not isinstance(declared, ClientKind) or declared.name != module.name:
-            raise HarnessError(f"harness/clients/kinds/{module.name}/__init__.py declares no KIND named "
-                               f"{module.name!r}")
-        found[module.name] = declared
+        name = module.name.replace("_", "-")
+        if not isinstance(declared, ClientKind) or declared.name != name:
+            raise HarnessError(f"harness/clients/kinds/{module.name}/__init__.py declares no KIND named {name!r}")
+        found[name] = declared
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
+
+
+def package_of(name: str) -> str:
+    """The package of kind ``name`` (a kind's name may have '-', a Python package '_': ``kafka-python``)."""
+    return f"{__name__}.{name.replace('-', '_')}"
 
 
 def kind_names() -> tuple[str, ...]:

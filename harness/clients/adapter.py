@@ -1,0 +1,386 @@
+"""Adapters: a client library driven by a program of its own over JSON lines (docs/ADAPTERS.md).
+
+The Java sidecar was the first adapter; a library in any language joins the
+client axis by speaking the same protocol, so the harness knows one way to
+start a client, call it, time it out and tell its death from a finding.
+``AdapterProcess`` is that way: one child process per (worker, kind, release),
+started on first use, its ready line checked (protocol, release, the operations
+it declares), every read bounded.  A process that dies or stops answering is a
+``HarnessError`` (infra_error, never a compatibility finding); it is killed and
+the next call starts a new one.
+
+``ProtocolClient`` is the client side every adapter kind shares: each call's
+arguments as the protocol's JSON (``protocol_args``, the one home of that
+shape), each answer as the neutral ``AdminResult``.  ``adapter_kind`` declares
+a kind whose releases are installed by an installer module of its own
+(``install(release, config)`` -> argv and environment; ``published(config)``
+-> the registry's releases), so a kind package is its adapter program, its
+installer and one ``KIND = adapter_kind(...)``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import importlib
+import json
+import os
+import selectors
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Protocol
+
+from ..config import HarnessConfig
+from ..errors import ConfigError, HarnessError
+from ..reaper import kill_tree, new_run_id, spawn
+from ..versions import version_key
+from .kinds import ClientKind, Refusal
+from .base import AclSpec, AdminResult, ClientLimits, ConfigTarget, Endpoint, NewPartitions, NewTopic, ResourceOutcome
+
+PROTOCOL = 2
+"""The request/answer shapes of docs/ADAPTERS.md; the Java sidecar's ``AdminSidecar.PROTOCOL`` is the same."""
+START_TIMEOUT = 60.0
+CALL_TIMEOUT = 120.0
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How to start one adapter: its command line and what it adds to the environment."""
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
+
+
+class AdapterProcess:
+    """One adapter program serving one client release, spoken to over its stdin and stdout."""
+
+    def __init__(self, what: str, release: str, launch: Callable[[], Launch], log_path: Path):
+        self.what = what
+        """How messages name it: ``the sidecar for kafka-clients 3.9.1``, ``the kafkajs 2.2.4 adapter``."""
+        self.release = release
+        self.log_path = log_path
+        self._launch = launch
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._buffer = b""
+        self._ids = 0
+        self.starts = 0
+        self.exits_between_calls: list[int] = []
+        self.operations: frozenset[str] | None = None
+        """The operations its ready line declares; None where it declares none (it runs any it has a class for)."""
+
+    def on_wrong_protocol(self) -> None:
+        """What else to drop when the program speaks another protocol (the sidecar's compiled classes)."""
+
+    def start(self) -> None:
+        launch = self._launch()
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with self.log_path.open("ab") as log:
+                self._proc = spawn(list(launch.argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                   env={**os.environ, **launch.env})
+        except OSError as exc:
+            raise HarnessError(f"can't start {self.what}: {exc}", log=self.log_path) from exc
+        self._buffer = b""
+        self.starts += 1
+        ready = self._read_line(START_TIMEOUT, "start")
+        if ready.get("protocol") != PROTOCOL:
+            self.kill()
+            self.on_wrong_protocol()
+            raise HarnessError(f"{self.what} speaks protocol {ready.get('protocol')!r}, this harness speaks "
+                               f"{PROTOCOL}{self._dropped_note()}", log=self.log_path)
+        if ready.get("ready") != self.release:
+            self.kill()
+            raise HarnessError(f"{self.what} reports version {ready.get('ready')!r}", log=self.log_path)
+        declared = ready.get("operations")
+        if declared is not None and not (isinstance(declared, list) and all(isinstance(o, str) for o in declared)):
+            self.kill()
+            raise HarnessError(f"{self.what} declares operations that are not a list of names: {declared!r:.120}",
+                               log=self.log_path)
+        self.operations = None if declared is None else frozenset(declared)
+
+    def _dropped_note(self) -> str:
+        return ""
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def call(self, op: str, connection: Endpoint | None, args: Mapping[str, Any]) -> dict[str, Any]:
+        """One request, its answer's ``result`` (the whole answer's object for the special ops)."""
+        if self._proc is not None and self._proc.poll() is not None:
+            self._note_exit_between_calls(self._proc.returncode)
+        if not self.alive:
+            self.start()
+        assert self._proc is not None and self._proc.stdin is not None
+        self._ids += 1
+        request: dict[str, Any] = {"id": self._ids, "op": op, "args": args}
+        if connection is not None:
+            request["connection"] = {"bootstrap": connection.bootstrap_servers, "username": connection.username,
+                                     "password": connection.password}
+        try:
+            self._proc.stdin.write(json.dumps(request).encode() + b"\n")
+            self._proc.stdin.flush()
+        except OSError as exc:
+            self.kill()
+            raise HarnessError(f"{self.what} is gone ({exc})", log=self.log_path) from exc
+        answer = self._read_line(CALL_TIMEOUT, op)
+        if answer.get("id") != self._ids:
+            self.kill()
+            raise HarnessError(f"{self.what} answered out of turn", log=self.log_path)
+        if "failure" in answer:
+            failure = answer["failure"] if isinstance(answer["failure"], dict) else {}
+            raise HarnessError(f"{self.what} could not run {op}: {failure.get('class')}: {failure.get('message')}",
+                               log=self.log_path)
+        result = answer.get("result")
+        if not isinstance(result, dict):
+            self.kill()
+            raise HarnessError(f"{self.what} answered {op} with no result object", log=self.log_path)
+        return result
+
+    def _read_line(self, timeout: float, what: str) -> dict[str, Any]:
+        assert self._proc is not None and self._proc.stdout is not None
+        fd = self._proc.stdout.fileno()
+        deadline = time.monotonic() + timeout
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self.kill()
+                    raise HarnessError(f"{self.what} did not answer {what} within {timeout:.0f}s "
+                                       "(killed; the next call starts a new one)", log=self.log_path)
+                if not selector.select(min(remaining, 1.0)):
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    code = self._proc.wait(timeout=10)
+                    self._proc = None
+                    raise HarnessError(f"{self.what} exited with code {code} during {what} "
+                                       "(the next call starts a new one)", log=self.log_path)
+                self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        try:
+            decoded = json.loads(line)
+        except ValueError as exc:
+            self.kill()
+            raise HarnessError(f"{self.what} wrote a non-JSON line during {what}: {line[:120]!r}",
+                               log=self.log_path) from exc
+        if not isinstance(decoded, dict):
+            self.kill()
+            raise HarnessError(f"{self.what} wrote a JSON line that is not an object during {what}: {line[:120]!r}",
+                               log=self.log_path)
+        return decoded
+
+    def _note_exit_between_calls(self, code: int) -> None:
+        self.exits_between_calls.append(code)
+        self._proc = None
+        with self.log_path.open("a") as log:
+            log.write(f"kcompat: {self.what} exited with code {code} between calls; the next call starts a new one\n")
+
+    def kill(self) -> None:
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                kill_tree(self._proc.pid)
+            self._proc.wait(timeout=10)
+        self._proc = None
+
+    def close(self) -> None:
+        """Close stdin (the adapter closes its clients and exits), then make sure."""
+        if self._proc is not None and self._proc.poll() is None and self._proc.stdin is not None:
+            try:
+                self._proc.stdin.close()
+                self._proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+
+_PROCESSES: dict[tuple[str, str], AdapterProcess] = {}
+
+
+def process_for(key: tuple[str, str], make: Callable[[], AdapterProcess]) -> AdapterProcess:
+    """This worker's process for (kind, release), made on first use and kept for every cell."""
+    process = _PROCESSES.get(key)
+    if process is None:
+        process = _PROCESSES[key] = make()
+    return process
+
+
+@atexit.register
+def close_processes() -> None:
+    while _PROCESSES:
+        _, process = _PROCESSES.popitem()
+        process.close()
+
+
+def protocol_args(op: str, args: object) -> dict[str, Any]:
+    """An operation's arguments as the protocol carries them: the Args dataclass's fields, except for the three
+    operations older than the dataclasses, whose shape the sidecar has read since protocol 1."""
+    if not dataclasses.is_dataclass(args) or isinstance(args, type):
+        return {}
+    fields = dataclasses.asdict(args)
+    if op == "describe_configs":
+        return {"include_synonyms": fields["include_synonyms"], "include_documentation": fields["include_documentation"],
+                "resources": [{"type": t["resource_type"], "name": t["name"]} for t in fields["targets"]]}
+    if op == "create_acls":
+        specs: Sequence[AclSpec] = getattr(args, "acls")  # noqa: B009  # CreateAclsArgs; its labels are properties
+        return {"acls": [{**a, "resource_type": a["resource_type"].upper(), "label": spec.label}
+                         for a, spec in zip(fields["acls"], specs, strict=True)]}
+    if op == "describe_topics":
+        return {"topics": list(fields["names"])}
+    return fields
+
+
+class ProtocolClient:
+    """An admin client behind an adapter process: the six calls every kind has, and any other by name."""
+
+    kind: str
+
+    def __init__(self, endpoint: Endpoint, version: str, process: AdapterProcess):
+        self.endpoint = endpoint
+        self.version = version
+        self.process = process
+
+    def _call(self, op: str, args: Mapping[str, Any]) -> AdminResult:
+        raw = self.process.call(op, self.endpoint, args)
+        try:
+            resources = tuple(ResourceOutcome(r["resource"], int(r["error_code"]), r["error_name"],
+                                              r["error_message"], r["fields"], r["exception"])
+                              for r in raw["resources"])
+            return AdminResult(op, self.kind, self.version, raw["request_version"], resources,
+                               tuple(raw["result_fields"]), raw["exception"], raw["exception_message"],
+                               tuple(raw["unsupported_options"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise HarnessError(f"{self.process.what} answered {op} in another shape than docs/ADAPTERS.md's "
+                               f"({type(exc).__name__}: {exc})", log=self.process.log_path) from None
+
+    def perform_by_name(self, op: str, args: object) -> AdminResult:
+        """Any operation by its name, its arguments as ``protocol_args`` writes them."""
+        return self._call(op, protocol_args(op, args))
+
+    def _by_args(self, op: str, args: object) -> AdminResult:
+        return self.perform_by_name(op, args)
+
+    def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False) -> AdminResult:
+        from ..operations.create_topics import CreateTopicsArgs
+
+        return self._by_args("create_topics", CreateTopicsArgs(tuple(topics), validate_only))
+
+    def create_partitions(self, partitions: Sequence[NewPartitions], *, validate_only: bool = False) -> AdminResult:
+        from ..operations.create_partitions import CreatePartitionsArgs
+
+        return self._by_args("create_partitions", CreatePartitionsArgs(tuple(partitions), validate_only))
+
+    def describe_configs(self, targets: Sequence[ConfigTarget], *, include_synonyms: bool = False,
+                         include_documentation: bool = False) -> AdminResult:
+        from ..operations.describe_configs import DescribeConfigsArgs
+
+        return self._by_args("describe_configs", DescribeConfigsArgs(tuple(targets), include_synonyms,
+                                                                     include_documentation))
+
+    def list_topics(self, *, list_internal: bool = True) -> AdminResult:
+        from ..operations.list_topics import ListTopicsArgs
+
+        return self._by_args("list_topics", ListTopicsArgs(list_internal))
+
+    def create_acls(self, acls: Sequence[AclSpec]) -> AdminResult:
+        from ..operations.create_acls import CreateAclsArgs
+
+        return self._by_args("create_acls", CreateAclsArgs(tuple(acls)))
+
+    def describe_topics(self, names: Sequence[str] = ()) -> AdminResult:
+        from ..operations.describe_topics import DescribeTopicsArgs
+
+        return self._by_args("describe_topics", DescribeTopicsArgs(tuple(names)))
+
+    def close(self) -> None:
+        """Close this endpoint's client in the adapter; the adapter itself serves the whole worker."""
+        if self.process.alive:
+            self.process.call("close", self.endpoint, {})
+
+
+class AdapterClient(ProtocolClient):
+    """A client of an adapter kind: an operation its adapter does not declare is the client lacking it."""
+
+    def __init__(self, kind: str, endpoint: Endpoint, version: str, process: AdapterProcess):
+        self.kind = kind
+        super().__init__(endpoint, version, process)
+
+    def perform_by_name(self, op: str, args: object) -> AdminResult:
+        if not self.process.alive:
+            self.process.start()  # its ready line says what it declares
+        if self.process.operations is not None and op not in self.process.operations:
+            return AdminResult(op, self.kind, self.version, None, exception="NotImplementedError",
+                               exception_message=f"{self.process.what} declares no operation {op}")
+        return super().perform_by_name(op, args)
+
+
+class Installer(Protocol):
+    """The module an adapter kind names: its releases, and how one is installed and started."""
+
+    def published(self, config: HarnessConfig) -> tuple[str, ...]: ...
+
+    def install(self, release: str, config: HarnessConfig) -> tuple[list[str], dict[str, str]]: ...
+
+
+def installer(module: str) -> Installer:
+    loaded: ModuleType = importlib.import_module(module)
+    if not callable(getattr(loaded, "published", None)) or not callable(getattr(loaded, "install", None)):
+        raise HarnessError(f"{module} has no published(config) and install(release, config)")
+    found: Installer = loaded  # a module is its own namespace: checked above that it has both
+    return found
+
+
+def check_published(library: str, release: str, published: Sequence[str]) -> str:
+    """``release`` if its registry publishes it; else one line naming the nearest published releases."""
+    if release in published:
+        return release
+    if not published:
+        raise ConfigError(f"{library} {release}: its registry lists no release (is it reachable?)")
+    ordered = sorted(published, key=version_key)
+    below = [r for r in ordered if version_key(r) < version_key(release)][-2:]
+    above = [r for r in ordered if version_key(r) > version_key(release)][:2]
+    raise ConfigError(f"{library} {release} is not published; nearest releases: {', '.join([*below, *above])}")
+
+
+def adapter_kind(*, name: str, order: int, library: str, installer_module: str, refusal: Refusal,
+                 example: str) -> ClientKind:
+    """A ``ClientKind`` whose client is an adapter program of this package (``kinds/<module>/adapter/``): releases
+    are required (``kafkajs:2.2.4``), checked against the registry before anything boots, installed on first use
+    by the installer module; limits are measured against the stub broker (an adapter can't be asked)."""
+    from .limits import measured
+    from .ref import ClientRef
+
+    def launch(release: str, config: HarnessConfig) -> Launch:
+        argv, env = installer(installer_module).install(release, config)
+        return Launch(tuple(argv), env)
+
+    def make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None) -> AdapterClient:
+        assert release is not None  # ClientRef.parse guarantees it (release = "required")
+        run = run_id or new_run_id()
+
+        def new() -> AdapterProcess:
+            log = config.run_root / run / f"adapter-{name}-{release}-{os.getpid()}.log"
+            return AdapterProcess(f"the {library} {release} adapter", release, lambda: launch(release, config), log)
+
+        return AdapterClient(name, endpoint, release, process_for((name, release), new))
+
+    def limits(client: Any, config: HarnessConfig) -> ClientLimits:
+        return measured(ClientRef(name, client.version), config)
+
+    def check(release: str, config: HarnessConfig) -> str:
+        return check_published(library, release, installer(installer_module).published(config))
+
+    def by_name(client: Any, op: str, args: object) -> AdminResult:
+        assert isinstance(client, AdapterClient)
+        return client.perform_by_name(op, args)
+
+    return ClientKind(
+        name=name, order=order, library=library, release="required",
+        release_note=f"the {name} client needs a {library} release, e.g. {name}:{example}",
+        make=make, limits=limits, modules=(installer_module,), refusal=refusal, measured=True,
+        check_release=check, perform_by_name=by_name)

@@ -1,0 +1,102 @@
+"""The adapter protocol's harness side (harness/clients/adapter.py), against scripted adapter programs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from kcompat.harness.clients.adapter import (
+    AdapterClient,
+    AdapterProcess,
+    Launch,
+    check_published,
+    protocol_args,
+)
+from kcompat.harness.clients.base import AclSpec, ConfigTarget, Endpoint
+from kcompat.harness.errors import ConfigError, HarnessError
+from kcompat.harness.operations import operations
+from kcompat.harness.operations.create_acls import CreateAclsArgs
+from kcompat.harness.operations.describe_configs import DescribeConfigsArgs
+
+ANSWER = {"request_version": None, "resources": [{"resource": "t1", "error_code": 36, "error_name":
+          "TOPIC_ALREADY_EXISTS", "error_message": "exists", "fields": {}, "exception": "KafkaJSProtocolError"}],
+          "result_fields": [], "exception": None, "exception_message": None, "unsupported_options": ["validate_only"]}
+
+
+def _adapter(tmp_path: Path, ready: object, answer: object = None) -> AdapterProcess:
+    """A Python adapter that prints ``ready``, then answers every request with ``answer`` (its requests logged)."""
+    requests = tmp_path / "requests.jsonl"
+    script = (f"import json, sys\nprint({json.dumps(ready)!r}, flush=True)\n"
+              "for line in sys.stdin:\n"
+              "    request = json.loads(line)\n"
+              f"    open({str(requests)!r}, 'a').write(line)\n"
+              f"    print(json.dumps({{'id': request['id'], 'result': json.loads({json.dumps(answer)!r})}}), "
+              "flush=True)\n")
+    return AdapterProcess("the test 1.0.0 adapter", "1.0.0", lambda: Launch((sys.executable, "-c", script)),
+                          tmp_path / "adapter.log")
+
+
+def test_an_undeclared_operation_is_the_client_lacking_it_and_is_never_sent(tmp_path: Path) -> None:
+    process = _adapter(tmp_path, {"ready": "1.0.0", "protocol": 2, "operations": ["create_topics"]},
+                       ANSWER)
+    client = AdapterClient("test", Endpoint("127.0.0.1:9"), "1.0.0", process)
+    try:
+        lacking = client.perform_by_name("delete_topics", operations()["delete_topics"].samples("t1")[0])
+        assert lacking.exception == "NotImplementedError" and "declares no operation delete_topics" in str(
+            lacking.exception_message)
+        assert not (tmp_path / "requests.jsonl").exists()
+        made = client.create_topics([], validate_only=True)
+        assert made.resource("t1").error_name == "TOPIC_ALREADY_EXISTS"
+        assert made.unsupported_options == ("validate_only",) and made.client == "test"
+        sent = json.loads((tmp_path / "requests.jsonl").read_text())
+        assert sent["op"] == "create_topics" and sent["connection"]["bootstrap"] == "127.0.0.1:9"
+        assert sent["args"] == {"topics": [], "validate_only": True}
+    finally:
+        process.close()
+
+
+@pytest.mark.parametrize(("ready", "message"), [
+    ({"ready": "1.0.0", "protocol": 1}, "speaks protocol 1, this harness speaks 2"),
+    ({"ready": "0.9.0", "protocol": 2}, "reports version '0.9.0'"),
+    ({"ready": "1.0.0", "protocol": 2, "operations": "all"}, "declares operations that are not a list"),
+    (["not", "an", "object"], "not an object"),
+])
+def test_a_bad_ready_line_is_one_line_naming_the_adapter_and_its_log(tmp_path: Path, ready: object,
+                                                                       message: str) -> None:
+    process = _adapter(tmp_path, ready)
+    with pytest.raises(HarnessError, match=message) as caught:
+        process.call("list_topics", None, {})
+    assert "\n" not in str(caught.value) and "the test 1.0.0 adapter" in str(caught.value)
+    assert str(tmp_path / "adapter.log") in str(caught.value)
+    assert not process.alive
+
+
+def test_an_answer_in_another_shape_is_a_harness_error_never_a_verdict(tmp_path: Path) -> None:
+    process = _adapter(tmp_path, {"ready": "1.0.0", "protocol": 2}, {"resources": "none"})
+    client = AdapterClient("test", Endpoint("127.0.0.1:9"), "1.0.0", process)
+    try:
+        with pytest.raises(HarnessError, match="in another shape than docs/ADAPTERS.md's"):
+            client.list_topics()
+    finally:
+        process.close()
+
+
+def test_the_three_older_shapes_are_the_sidecars() -> None:
+    assert protocol_args("describe_configs", DescribeConfigsArgs((ConfigTarget("topic", "t"),), True)) == {
+        "include_synonyms": True, "include_documentation": False, "resources": [{"type": "topic", "name": "t"}]}
+    acl = AclSpec("topic", "t", "User:alice", "READ")
+    assert protocol_args("create_acls", CreateAclsArgs((acl,))) == {"acls": [{
+        "resource_type": "TOPIC", "resource_name": "t", "principal": "User:alice", "operation": "READ",
+        "permission": "ALLOW", "host": "*", "pattern": "LITERAL", "label": "topic:t:User:alice:READ:ALLOW"}]}
+
+
+def test_a_release_the_registry_lacks_names_the_nearest() -> None:
+    published = ["2.2.2", "2.2.3", "2.2.4", "1.16.0", "2.0.0"]
+    assert check_published("kafkajs", "2.2.4", published) == "2.2.4"
+    with pytest.raises(ConfigError, match=r"^kafkajs 2\.2\.9 is not published; nearest releases: 2\.2\.3, 2\.2\.4$"):
+        check_published("kafkajs", "2.2.9", published)
+    with pytest.raises(ConfigError, match="lists no release"):
+        check_published("kafkajs", "2.2.9", [])
