@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -36,6 +37,9 @@ GO_INSTALL = "install Go 1.22 or newer (the `go` command on PATH: go.dev/dl, or 
 LIST_TIMEOUT = 120.0
 BUILD_TIMEOUT = 900.0
 """A first build downloads the library and compiles it with its dependencies: minutes on two shared cores."""
+PUBLISHED_MAX_AGE = 6 * 3600.0
+"""Seconds a cached list of published releases answers before the proxy is asked again (a release published
+since is found then, or at once by ``check_release``)."""
 _RELEASE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
 
@@ -138,16 +142,23 @@ Lister = Callable[[str, HarnessConfig], tuple[str, ...]]
 
 def published(module: str, config: HarnessConfig, *, refresh: bool = False,
               lister: Lister = list_versions) -> tuple[str, ...]:
-    """The releases of ``module`` the proxy publishes: the cached list, or (``refresh``, online, or none
-    cached) a fresh one, cached."""
+    """The releases of ``module`` the proxy publishes: the cached list while it is younger than
+    ``PUBLISHED_MAX_AGE``, else (online; or ``refresh``) a fresh one, cached.  A list that can't be had fresh
+    falls back to the cached one; offline, the cached one (or none) is all there is."""
     cached = _published_path(module, config)
-    if not refresh or config.offline:
-        try:
-            return tuple(json.loads(cached.read_text()))
-        except (OSError, ValueError):
-            if config.offline:
-                return ()
-    releases = lister(module, config)
+    try:
+        known: tuple[str, ...] | None = tuple(json.loads(cached.read_text()))
+        fresh = time.time() - cached.stat().st_mtime < PUBLISHED_MAX_AGE
+    except (OSError, ValueError):
+        known, fresh = None, False
+    if config.offline or (known is not None and fresh and not refresh):
+        return known or ()
+    try:
+        releases = lister(module, config)
+    except HarnessError:
+        if known is None:
+            raise
+        return known
     cached.parent.mkdir(parents=True, exist_ok=True)
     partial = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
     partial.write_text(json.dumps(list(releases)))

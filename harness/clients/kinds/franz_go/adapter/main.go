@@ -246,8 +246,34 @@ func run(req request) (*result, error) {
 
 // -- outcomes -----------------------------------------------------------------------------------------------------
 
+// typeName is an error's Go type, the exception kcompat records; kgo's refusal of a request the broker lacks
+// (its unexported errBrokerTooOld, a plain errors.New) is named after that variable, so that the kind can
+// declare it as its refusal (harness/clients/kinds/franz_go/__init__.py).
 func typeName(err error) string {
+	if brokerTooOld(err) {
+		return "kgo.errBrokerTooOld"
+	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", err), "*")
+}
+
+func brokerTooOld(err error) bool {
+	if err == nil {
+		return false
+	}
+	if strings.HasPrefix(err.Error(), "broker is too old") {
+		return true
+	}
+	switch wrapped := err.(type) {
+	case interface{ Unwrap() []error }:
+		for _, inner := range wrapped.Unwrap() {
+			if brokerTooOld(inner) {
+				return true
+			}
+		}
+	case interface{ Unwrap() error }:
+		return brokerTooOld(wrapped.Unwrap())
+	}
+	return false
 }
 
 func strptr(s string) *string { return &s }
