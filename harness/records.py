@@ -48,7 +48,7 @@ def document_order(kip: str) -> tuple[int, int, str]:
 
 
 _CELL_ID = re.compile(r"^(?P<claim>" + DOCUMENT_ID + r"/[a-z0-9][a-z0-9-]*)\[(?P<broker>\d+(?:\.\d+){1,3})-(?P<mode>zk|kraft)"
-                      r"\|(?P<client>[a-z]+(?::\d+(?:\.\d+){1,3})?(?:@v\d+)?)\]$")
+                      r"\|(?P<client>[a-z][a-z0-9-]*(?::\d+(?:\.\d+){1,3})?(?:@v\d+)?)\]$")
 
 
 def release_line(version: str, kind: str = "kafka") -> str:
