@@ -130,3 +130,16 @@ def test_the_adapter_sources_ship_as_package_data() -> None:
     data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     assert "clients/kinds/*/adapter/*.go" in data["kcompat.harness"]
     assert (install.SOURCES / "main.go").is_file()
+
+
+def test_the_kind_refuses_an_unpublished_release_in_one_line_before_anything_boots(tmp_path) -> None:
+    from kcompat.harness.clients import ClientRef, kind
+
+    config = _config(tmp_path)
+    gomodule.published(install.MODULE, config, lister=Lister())  # cached: the kind's check asks nothing else
+    assert kind("franz-go").check_release is not None
+    assert kind("franz-go").check_release("1.22.2", config) == "1.22.2"
+    with pytest.raises(ConfigError, match=r"^franz-go 1\.22\.9 is not published; nearest releases: 1\.22\.2, 1\.22\.3$"):
+        kind("franz-go").check_release("1.22.9", config)
+    assert str(ClientRef.parse("franz-go:1.22.2")) == "franz-go:1.22.2"
+    assert kind("franz-go").refuses("errBrokerTooOld", None) and kind("sarama").refuses("KError", "UNSUPPORTED_VERSION")
