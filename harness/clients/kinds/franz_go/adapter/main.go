@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"reflect"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -1033,7 +1034,8 @@ func deleteConsumerGroups(ctx context.Context, adm *kadm.Client, raw json.RawMes
 	responses, err := adm.DeleteGroups(ctx, args.Groups...)
 	got := map[string]*resource{}
 	for name, response := range responses {
-		got[name] = outcome(name, response.Err, response.ErrMessage)
+		message, _ := member(response, "ErrMessage").(string) // kadm 1.19+ (KIP-1331)
+		got[name] = outcome(name, response.Err, message)
 	}
 	finish(r, args.Groups, got, err)
 	return nil
@@ -1327,6 +1329,16 @@ func listPartitionReassignments(ctx context.Context, adm *kadm.Client, raw json.
 	return nil
 }
 
+// member is a struct's field by name, nil where this kadm release has none: one source builds against kadm
+// releases whose results gained fields (as the Java sidecar reads members by name).
+func member(value any, name string) any {
+	field := reflect.ValueOf(value).FieldByName(name)
+	if !field.IsValid() {
+		return nil
+	}
+	return field.Interface()
+}
+
 func ints(values []int32) []int32 {
 	if values == nil {
 		return []int32{}
@@ -1357,12 +1369,11 @@ func describeLogDirs(ctx context.Context, adm *kadm.Client, raw json.RawMessage,
 					"size": p.Size, "offset_lag": p.OffsetLag, "is_future": p.IsFuture})
 			}
 			e.Fields["replicas"] = replicas
-			e.Fields["total_bytes"], e.Fields["usable_bytes"] = nil, nil
-			if dir.TotalBytes >= 0 {
-				e.Fields["total_bytes"] = dir.TotalBytes
-			}
-			if dir.UsableBytes >= 0 {
-				e.Fields["usable_bytes"] = dir.UsableBytes
+			for _, volume := range [][2]string{{"TotalBytes", "total_bytes"}, {"UsableBytes", "usable_bytes"}} {
+				e.Fields[volume[1]] = nil // -1 or a kadm without the field (before 1.19): not reported
+				if bytes, ok := member(dir, volume[0]).(int64); ok && bytes >= 0 {
+					e.Fields[volume[1]] = bytes
+				}
 			}
 			r.add(e)
 		}
