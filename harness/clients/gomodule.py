@@ -33,7 +33,8 @@ from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..locking import exclusive
 
-GO_INSTALL = "install Go 1.22 or newer (the `go` command on PATH: go.dev/dl, or apt-get install golang-go)"
+GO_INSTALL = ("install Go, as new as the library release's go.mod asks (the `go` command on PATH: go.dev/dl, or "
+              "apt-get install golang-go)")
 LIST_TIMEOUT = 120.0
 BUILD_TIMEOUT = 900.0
 """A first build downloads the library and compiles it with its dependencies: minutes on two shared cores."""
@@ -63,6 +64,8 @@ def go_environment(config: HarnessConfig) -> dict[str, str]:
     env.update({"GOMODCACHE": str(root / "mod"), "GOCACHE": str(root / "build"), "GOPATH": str(root / "path"),
                 "XDG_CONFIG_HOME": str(root / "config"), "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local",
                 "GOTELEMETRY": "off", "CGO_ENABLED": "0"})
+    if config.offline:  # the module cache alone: a module it lacks is one clear error, not a network wait
+        env["GOPROXY"] = "off"
     return env
 
 
@@ -81,6 +84,8 @@ def run_go(args: Sequence[str], config: HarnessConfig, *, cwd: Path, timeout: fl
             out.write(f"$ go {' '.join(args)}\n{done.stdout}{done.stderr}")
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        if "requires go >=" in done.stderr:  # the release needs a newer Go than the installed one
+            raise ConfigError(f"{what}: {last}: {GO_INSTALL}")
         raise HarnessError(f"{what}: `go {' '.join(args)}` exited {done.returncode}: {last}", log=log)
     return done.stdout
 

@@ -3,9 +3,13 @@ missing one is answered with, the kadm pairing rule, and the one line a missing 
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from pathlib import Path
+
 import pytest
 
-from kcompat.harness import ConfigError, HarnessConfig
+from kcompat.harness import ConfigError, HarnessConfig, HarnessError
 from kcompat.harness.clients import gomodule
 from kcompat.harness.clients.kinds.franz_go import install
 
@@ -124,7 +128,6 @@ def test_go_writes_only_under_the_cache(tmp_path) -> None:
 
 def test_the_adapter_sources_ship_as_package_data() -> None:
     import tomllib
-    from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
     data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
@@ -143,3 +146,56 @@ def test_the_kind_refuses_an_unpublished_release_in_one_line_before_anything_boo
         kind("franz-go").check_release("1.22.9", config)
     assert str(ClientRef.parse("franz-go:1.22.2")) == "franz-go:1.22.2"
     assert kind("franz-go").refuses("errBrokerTooOld", None) and kind("sarama").refuses("KError", "UNSUPPORTED_VERSION")
+
+
+FAKE_GO = """#!/bin/sh
+# A stand-in for go: builds count themselves and take a second; `list -m` answers $FAKE_RESOLVED.
+case "$1" in
+  env) echo go1.26.0 ;;
+  mod) ;;
+  list) echo "$FAKE_RESOLVED" ;;
+  build) echo build >> "$FAKE_BUILDS"; sleep 1; echo binary > "$4" ;;
+esac
+"""
+
+
+def _fake_go(tmp_path, monkeypatch, resolved: str = "v1.22.2"):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "go").write_text(FAKE_GO)
+    (bin_dir / "go").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    monkeypatch.setenv("FAKE_RESOLVED", resolved)
+    monkeypatch.setenv("FAKE_BUILDS", str(tmp_path / "builds"))
+    sources = tmp_path / "adapter"
+    sources.mkdir()
+    (sources / "main.go").write_text("package main\n")
+    return sources
+
+
+def _build_once(cache: str, sources: str) -> str:
+    config = HarnessConfig(cache_dir=Path(cache), run_root=Path(cache) / "runs")
+    return str(gomodule.build("franz-go", "1.22.2", {install.MODULE: "v1.22.2"}, Path(sources), config))
+
+
+def test_two_workers_installing_at_once_build_once_and_a_second_call_builds_nothing(tmp_path, monkeypatch) -> None:
+    sources = _fake_go(tmp_path, monkeypatch)
+    cache = tmp_path / "cache"
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(2) as pool:
+        built = pool.starmap(_build_once, [(str(cache), str(sources))] * 2)
+    assert built[0] == built[1] == str(cache / "adapters" / "franz-go-1.22.2" / "adapter")
+    assert (tmp_path / "builds").read_text() == "build\n"  # the second worker waited, then found it built
+    _build_once(str(cache), str(sources))
+    assert (tmp_path / "builds").read_text() == "build\n"
+    (sources / "main.go").write_text("package main // changed\n")
+    _build_once(str(cache), str(sources))  # another adapter source: built again
+    assert (tmp_path / "builds").read_text() == "build\nbuild\n"
+    assert (cache / "adapters" / "franz-go-1.22.2" / "src" / "go.mod").read_text().startswith("module kcompat/adapter")
+
+
+def test_a_library_raised_past_the_release_asked_is_refused(tmp_path, monkeypatch) -> None:
+    sources = _fake_go(tmp_path, monkeypatch, resolved="v1.22.3")
+    with pytest.raises(HarnessError, match=r"github.com/twmb/franz-go resolved to v1.22.3, not v1.22.2.*log: "):
+        _build_once(str(tmp_path / "cache"), str(sources))
+    assert not (tmp_path / "builds").exists()
