@@ -11,9 +11,12 @@ from typing import Any
 import pytest
 
 from kcompat.harness import ClusterSpec, KafkaVersion, SaslSpec
-from kcompat.harness.clients import Endpoint
+from kcompat.harness.clients import ConfigTarget, Endpoint, NewPartitions, NewTopic
 from kcompat.harness.clients.kinds.franz_go import install
 from kcompat.harness.matrix.env import endpoint_of
+from kcompat.harness.operations import perform
+from kcompat.harness.operations.delete_topics import DELETE_TOPICS, DeleteTopicsArgs
+from kcompat.harness.operations.describe_features import DESCRIBE_FEATURES, DescribeFeaturesArgs
 from kcompat.harness.waiting import attempts
 from tests.adapter_driver import AdapterProcess
 
@@ -264,3 +267,31 @@ def test_acls_and_authorization_on_a_sasl_cluster(adapter, kafka_cluster_factory
     assert adapter.close() == 0
     assert b"alice-secret-pw" not in b"\n".join(adapter.lines)
     assert "alice-secret-pw" not in adapter.log.read_text(errors="replace")
+
+
+def test_the_kind_through_kcompats_own_client(kafka_cluster_factory, admin_client_factory, unique_topic):
+    """``franz-go:RELEASE`` as every cell makes it: the arguments kcompat writes are the ones the adapter reads."""
+    cluster = kafka_cluster_factory(ClusterSpec.of("4.4", "kraft"))
+    client = admin_client_factory(cluster, f"franz-go:{RELEASE}")
+    topic = unique_topic("kc-franz-go-kind")
+    created = client.create_topics([NewTopic(topic, 2, 1, configs={"cleanup.policy": "compact"})])
+    assert created.client == "franz-go" and created.client_version == RELEASE
+    assert created.resource(topic).error_name == "NONE", created
+    grown = client.create_partitions([NewPartitions(topic, 3)], validate_only=True)
+    assert grown.resource(topic).error_name == "NONE", grown
+    for _ in attempts(30, interval=0.5):  # KRaft: a broker describes the topic once its metadata has it
+        described = client.describe_configs([ConfigTarget("topic", topic)], include_synonyms=True)
+        if described.resource(f"topic:{topic}").error_name != "UNKNOWN_TOPIC_OR_PARTITION":
+            break
+    configs = {c["name"]: c for c in described.resource(f"topic:{topic}").fields.get("configs", [])}
+    assert configs["cleanup.policy"]["value"] == "compact", described
+    assert client.describe_topics([topic]).resource(topic).fields["partitions"] == 2
+    for _ in attempts(30, interval=0.5):
+        if topic in {r.resource for r in client.list_topics().resources}:
+            break
+    else:
+        raise AssertionError(f"{topic} was never listed")
+    deleted = perform(client, DELETE_TOPICS, DeleteTopicsArgs([topic]))
+    assert deleted.resource(topic).error_name == "NONE", deleted
+    lacking = perform(client, DESCRIBE_FEATURES, DescribeFeaturesArgs())  # not declared: never sent
+    assert lacking.exception == "NotImplementedError"
