@@ -77,6 +77,11 @@ def test_every_declared_operation_against_a_broker(adapter, broker, unique_topic
     checked |= _groups(adapter, at, topic, group, newer) | _offsets(adapter, at, topic)
     checked |= _replicas(adapter, at, topic, node, newer) | _cluster(adapter, at, broker)
     checked |= _acls_without_authorizer(adapter, at, topic)
+    offered = next(r.max_version for r in broker.api_versions if r.api_key == 19)  # CreateTopics
+    dry = adapter.result("create_topics", at, {"validate_only": True, "topics": [new_topic(topic + "-v")]})
+    assert dry["request_version"] == min(7, offered)  # read from the frames the library wrote (it sends up to v7)
+    described = adapter.result("describe_topics", at, {"topics": [topic]})
+    assert described["request_version"] is None  # Metadata, not DescribeTopicPartitions (KIP-966)
     deleted = adapter.result("delete_topics", at, {"names": [topic], "topic_ids": []})
     assert one(deleted, topic)["error_name"] == "NONE", deleted
     by_id = adapter.result("delete_topics", at, {"names": [], "topic_ids": ["5c5b3bd3-3d19-4d0a-8c53-9d1a0a0a0a0a"]})

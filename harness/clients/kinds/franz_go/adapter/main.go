@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"reflect"
 	"runtime/debug"
@@ -114,7 +115,7 @@ func clientFor(c *connection) (*kgo.Client, error) {
 		return cl, nil
 	}
 	opts := []kgo.Opt{kgo.SeedBrokers(strings.Split(c.Bootstrap, ",")...), kgo.ClientID("kcompat-franz-go"),
-		kgo.RequestTimeoutOverhead(30 * time.Second)}
+		kgo.RequestTimeoutOverhead(30 * time.Second), kgo.Dialer(dial)}
 	if c.Username != nil {
 		password := ""
 		if c.Password != nil {
@@ -128,6 +129,15 @@ func clientFor(c *connection) (*kgo.Client, error) {
 	}
 	clients[key] = cl
 	return cl, nil
+}
+
+// dial is kgo's own dialing (10 s, as its default), each connection read for the request versions it carries.
+func dial(ctx context.Context, network, host string) (net.Conn, error) {
+	conn, err := (&net.Dialer{Timeout: 10 * time.Second}).DialContext(ctx, network, host)
+	if err != nil {
+		return nil, err
+	}
+	return &recordingConn{Conn: conn}, nil
 }
 
 func closeClient(c *connection) {
@@ -239,9 +249,11 @@ func run(req request) (*result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	r := newResult()
+	mark := requests.mark()
 	if err := handler(ctx, kadm.NewClient(cl), req.Args, r); err != nil {
 		return nil, err
 	}
+	r.RequestVersion = requests.since(mark, apiKeys[req.Op])
 	return r, nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"regexp"
 	"runtime/debug"
@@ -162,6 +163,7 @@ func config(c *connection) *sarama.Config {
 	conf.Admin.Retry.Max = 2
 	conf.Net.DialTimeout, conf.Net.ReadTimeout, conf.Net.WriteTimeout = 10*time.Second, 30*time.Second, 30*time.Second
 	conf.Metadata.Retry.Max = 2
+	conf.Net.Proxy.Enable, conf.Net.Proxy.Dialer = true, recordingDialer{} // not a proxy: its own dialing, read
 	if c.Username != nil {
 		conf.Net.SASL.Enable = true
 		conf.Net.SASL.Mechanism = sarama.SASLTypePlaintext
@@ -171,6 +173,17 @@ func config(c *connection) *sarama.Config {
 		}
 	}
 	return conf
+}
+
+// recordingDialer dials as sarama does (10 s), each connection read for the request versions it carries.
+type recordingDialer struct{}
+
+func (recordingDialer) Dial(network, address string) (net.Conn, error) {
+	conn, err := net.DialTimeout(network, address, 10*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	return &recordingConn{Conn: conn}, nil
 }
 
 func closeAdmin(c *connection) {
@@ -280,6 +293,7 @@ func run(req request) (*result, error) {
 		admins[connectionKey(req.Connection)] = a
 	}
 	done := make(chan outcomeOfRun, 1)
+	mark := requests.mark()
 	a.busy = true
 	go func() {
 		defer func() {
@@ -294,6 +308,9 @@ func run(req request) (*result, error) {
 	select {
 	case o := <-done:
 		a.busy = false
+		if o.r != nil {
+			o.r.RequestVersion = requests.since(mark, apiKeys[req.Op])
+		}
 		return o.r, o.err
 	case <-time.After(callTimeout):
 		closeAdmin(req.Connection)
