@@ -61,6 +61,11 @@ class WireError(HarnessError):
     """A Kafka protocol exchange failed below the level of an error code."""
 
 
+class NotOffered(WireError):
+    """The broker offers no request for what the harness wanted to do (no transactions before 0.11, no
+    DescribeLogDirs before 1.0): a set-up that can't be made on this release, never a finding by itself."""
+
+
 class EngineError(HarnessError):
     """No usable Docker engine, or the engine refused a request."""
 

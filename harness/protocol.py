@@ -21,7 +21,7 @@ from kio.index import UnknownAPIKey, UnknownEntity, load_request_schema, load_re
 from kio.schema.index import api_key_map
 from kio.serial import entity_reader, entity_writer
 
-from .errors import WireError
+from .errors import NotOffered, WireError
 
 API_VERSIONS = 18
 METADATA = 3
@@ -30,11 +30,18 @@ SASL_AUTHENTICATE = 36
 MAX_FRAME = 64 * 1024 * 1024
 
 
+BEYOND_KIO = {88: "StreamsGroupHeartbeat", 89: "StreamsGroupDescribe", 90: "DescribeShareGroupOffsets",
+              91: "AlterShareGroupOffsets", 92: "DeleteShareGroupOffsets"}
+"""APIs of Kafka 4.x that kio 0.5.0 has no schema of (KIP-932, KIP-1071), by key as Kafka's message schemas
+(``common/message/*Request.json``) name them: a claim, a broker's ApiVersions and kafka-clients' limits can
+name them; no kio client can send them."""
+
+
 def api_name(api_key: int) -> str | None:
-    """Kafka's name for an API key (``ApiVersions``), or None if kio predates it."""
+    """Kafka's name for an API key (``ApiVersions``), or None if kio and ``BEYOND_KIO`` predate it."""
     snake = api_key_map.get(api_key)
     if snake is None:
-        return None
+        return BEYOND_KIO.get(api_key)
     return "".join(part.capitalize() for part in str(snake).split("_"))
 
 
@@ -74,10 +81,10 @@ def pick_version(api_key: int, broker: dict[int, ApiVersionRange]) -> int:
     theirs = broker.get(api_key)
     ours = client_versions(api_key)
     if theirs is None or not ours:
-        raise WireError(f"the broker does not offer API {api_name(api_key) or api_key}")
+        raise NotOffered(f"the broker does not offer API {api_name(api_key) or api_key}")
     high = min(theirs.max_version, ours[-1])
     if high < max(theirs.min_version, ours[0]):
-        raise WireError(
+        raise NotOffered(
             f"no common version of {api_name(api_key)}: broker {theirs.min_version}-{theirs.max_version}, "
             f"kio {ours[0]}-{ours[-1]}"
         )

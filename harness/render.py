@@ -97,7 +97,7 @@ def render_properties(properties: Mapping[str, str]) -> str:
 
 def _base(spec: ClusterSpec, node: NodeLayout) -> dict[str, str]:
     replicas = str(min(3, spec.nodes))
-    return {
+    return {**_share_state(spec, replicas),
         "log.dirs": ",".join(str(path) for path in node.log_dirs(spec.log_dirs)),
         "num.partitions": "1",
         "default.replication.factor": "1",
@@ -111,6 +111,16 @@ def _base(spec: ClusterSpec, node: NodeLayout) -> dict[str, str]:
         "delete.topic.enable": "true",
         "log.flush.interval.messages": "100000",
     }
+
+
+def _share_state(spec: ClusterSpec, replicas: str) -> dict[str, str]:
+    """The share coordinator's state topic sized like __consumer_offsets (KIP-932, 4.0+; its defaults, 3
+    replicas and a min ISR of 2, leave a smaller cluster without a share coordinator: every share-group offset
+    call then fails COORDINATOR_NOT_AVAILABLE).  An older release is not given properties it does not know."""
+    if not spec.version.supports("share_coordinator"):
+        return {}
+    return {"share.coordinator.state.topic.replication.factor": replicas,
+            "share.coordinator.state.topic.min.isr": "1"}
 
 
 def _zookeeper_mode(spec: ClusterSpec, node: NodeLayout, zk_port: int) -> dict[str, str]:

@@ -78,6 +78,8 @@ CAPABILITIES: dict[str, Capability] = {
     "delegation_tokens": Capability("1.1", None, "KIP-48: delegation.token.master.key enables them"),
     "delegation_token_secret_key": Capability("2.8", None, "KAFKA-10692: delegation.token.secret.key, "
                                                            "delegation.token.master.key deprecated"),
+    "share_coordinator": Capability("4.0", None, "KIP-932: the share coordinator and its __share_group_state "
+                                                 "topic, sized by share.coordinator.state.topic.*"),
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import NotOffered
 from ..protocol import METADATA, build_request, metadata_request, pick_version
 from .wire import WireClient
 
@@ -48,6 +49,9 @@ def coordinator(client: WireClient, key: str, key_type: int = TRANSACTION) -> tu
     one key, v4+ a batch of them."""
     conn, offered = client.connection()
     advertised = offered.get(FIND_COORDINATOR)
+    if key_type != 0 and (advertised is None or advertised.max_version < 1):
+        raise NotOffered("the broker's FindCoordinator has no key type (v1+, Kafka 0.11 on): it has no "
+                         "transaction coordinator to find")
     version = min(advertised.max_version if advertised else 1, _KIO_FIND_COORDINATOR_MAX)
     if version >= 4:
         response = conn.send(build_request(FIND_COORDINATOR, version, key_type=key_type, coordinator_keys=(key,)))

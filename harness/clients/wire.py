@@ -185,6 +185,16 @@ class WireClient:
             conn.close()
         self._connections.clear()
 
+    def require(self, operation: str, api_key: int, version: int | None) -> dict[int, ApiVersionRange]:
+        """The broker's offered versions, once it is known to offer ``api_key``; else the refusal (``_Refused``,
+        caught by ``_observed``) before anything else is asked, as a client checks ApiVersions first."""
+        offered = self.api_versions()
+        if version is None and api_key not in offered:
+            raise _Refused(AdminResult(operation, self.kind, self.version, None, exception="UnsupportedVersion",
+                                       exception_message=f"the broker does not offer {api_name(api_key)}; "
+                                                         "nothing was sent"))
+        return offered
+
     def _send(self, operation: str, api_key: int, version: int | None, build: Callable[[int, dict[str, bool]], Any],
               options: dict[str, bool], *, to_controller: bool = False,
               broker: tuple[str, int] | None = None) -> tuple[int, Any, tuple[str, ...]]:
@@ -195,11 +205,7 @@ class WireClient:
         the call does (``validate_only``), nothing is sent and the record says
         why.  A refusal of a version the broker does not advertise is data.
         """
-        offered = self.api_versions()
-        if version is None and api_key not in offered:
-            raise _Refused(AdminResult(operation, self.kind, self.version, None, exception="UnsupportedVersion",
-                                       exception_message=f"the broker does not offer {api_name(api_key)}; "
-                                                         "nothing was sent"))
+        offered = self.require(operation, api_key, version)
         chosen = pick_version(api_key, offered) if version is None else version
         lacking = tuple(k for k, wanted in options.items() if wanted and k not in request_fields(api_key, chosen))
         if any(k not in DETAIL_OPTIONS for k in lacking):

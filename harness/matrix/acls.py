@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..clients.base import AclSpec
-from ..errors import ConfigError
+from ..errors import ConfigError, NotOffered
 from ..versions import KafkaVersion
 from .claims import API_KEYS
 
@@ -73,7 +73,8 @@ def acl_check(acl: AclSpec, advertised: Collection[int], version: KafkaVersion) 
     DESCRIBE_CONFIGS before 0.11, cluster ALTER before CreateAcls, topic
     CREATE before 2.0): it cannot change any answer of this broker.  An ACL
     that authorizes a request this broker has, with no check here and no
-    DescribeAcls, is a ConfigError: waiting for nothing would race the probe.
+    DescribeAcls, is ``NotOffered``: waiting for nothing would race the probe, and a cell whose API the broker
+    lacks anyway observes its call without the grant (``probes._shared.bare_call``).
     """
     if acl.permission != "ALLOW":
         raise ConfigError(f"ACL {acl.label}: only ALLOW ACLs are granted and awaited")
@@ -88,5 +89,5 @@ def acl_check(acl: AclSpec, advertised: Collection[int], version: KafkaVersion) 
         return AclCheck("metadata", acl.resource_name, user)
     if "DescribeAcls" in has:
         return None
-    raise ConfigError(f"no request here shows whether Kafka {version} applies ACL {acl.label} "
+    raise NotOffered(f"no request here shows whether Kafka {version} applies ACL {acl.label} "
                       "(harness/matrix/acls.py: AUTHORIZES and acl_check)")

@@ -37,7 +37,7 @@ from ..locking import exclusive
 from ..versions import KafkaVersion
 from .claims import BOUND_QUOTE, Claim, Documented, KipClaims, verbatim_form
 
-FORMAT = 2
+FORMAT = 3
 """Bumped when what is extracted changes: a cached extraction of another format is extracted again."""
 ADMIN_SOURCES = ("org/apache/kafka/clients/admin/Admin.java", "org/apache/kafka/clients/admin/AdminClient.java")
 """Where the documented interface lives: ``Admin`` from 2.4, ``AdminClient`` (then an abstract class) before."""
@@ -69,6 +69,9 @@ class Statement:
     minimum: str
     """The broker release it names (``1.0.0``; an inter-broker protocol ``2.8`` is that release's)."""
     line: int
+    source: str = ""
+    """The file it is in when not the Admin interface's: an option's sentence in the method's options class
+    (``ListConsumerGroupsOptions.java``)."""
 
 
 @dataclass(frozen=True)
@@ -205,6 +208,24 @@ def parse_admin(text: str, source: str) -> dict[str, MethodDoc]:
             for name, e in found.items()}
 
 
+def with_options(method: MethodDoc, options: Mapping[str, MethodDoc], source: str) -> MethodDoc:
+    """A method with the broker sentences of its options class (``ListConsumerGroupsOptions.inStates``: "This
+    operation is supported by brokers with version 2.6.0 or later."), each under the option method's name; a
+    selector the Admin javadoc already has keeps the Admin's sentence."""
+    known = {s.selector for s in method.statements}
+    added = [replace(s, selector=option.name if s.selector == METHOD else s.selector, source=source)
+             for option in options.values() if not option.static for s in option.statements]
+    fresh: list[Statement] = []
+    for statement in added:  # the first overload's sentence for a selector, as in parse_admin
+        if statement.selector not in known:
+            known.add(statement.selector)
+            fresh.append(statement)
+    unparsed = [u for option in options.values() for u in option.unparsed if u not in method.unparsed]
+    text = " ".join([method.text, *(o.text for o in options.values() if o.text)])
+    return replace(method, statements=(*method.statements, *fresh), unparsed=(*method.unparsed, *unparsed),
+                   text=text)
+
+
 _VALID_VERSIONS = re.compile(r'^\s*"validVersions"\s*:\s*"[^"]*"', re.M)
 
 
@@ -217,6 +238,11 @@ def extract(jar: Path, release: str) -> AdminDocs:
             if source is None:
                 raise ArtifactError(f"{jar.name} has neither {' nor '.join(ADMIN_SOURCES)}")
             methods = parse_admin(archive.read(source).decode("utf-8", errors="replace"), source)
+            for name, method in list(methods.items()):
+                options = f"{Path(source).parent}/{name[:1].upper()}{name[1:]}Options.java"
+                if options in names:
+                    methods[name] = with_options(method, parse_admin(
+                        archive.read(options).decode("utf-8", errors="replace"), options), options)
             schemas = {}
             for name in sorted(n for n in names if re.fullmatch(r"common/message/\w+Request\.json", n)):
                 found = _VALID_VERSIONS.search(archive.read(name).decode("utf-8", errors="replace"))
@@ -319,17 +345,19 @@ def bind(claim: Claim, client_kind: str, client_release: str | None, config: Har
     release = documenting_release(client_kind, client_release, config)
     docs, note = docs_or_older(release, config)
     method = docs.methods.get(claim.method)
-    statement = method.statement(claim.statement) if method is not None else None
+    selectors = claim.statement.split("|")  # options tried in order: the first this release documents
+    statement = next((s for s in map(method.statement, selectors) if s is not None), None) if method else None
     bound: dict[str, Any] = {"release": docs.release, "source": docs.source, "note": note, "method": claim.method,
-                             "has_method": method is not None, "statement": claim.statement}
+                             "has_method": method is not None,
+                             "statement": statement.selector if statement is not None else claim.statement}
     since: KafkaVersion | None = None
     if statement is not None:
         quote, since = statement.sentence, KafkaVersion.parse(statement.minimum)
-        bound.update(line=statement.line, minimum=statement.minimum)
+        bound.update(line=statement.line, minimum=statement.minimum, source=statement.source or docs.source)
     elif method is None:
         quote = f"kafka-clients {docs.release}'s {Path(docs.source).stem} has no method {claim.method}"
     elif claim.statement != METHOD:
-        quote = f"kafka-clients {docs.release}'s {claim.method} says nothing of {claim.statement}"
+        quote = f"kafka-clients {docs.release}'s {claim.method} says nothing of {' or '.join(selectors)}"
         bound["has_method"] = False  # the release can't express the option: the client is short
     elif (line := docs.schemas.get(claim.api)) is not None:
         quote = line
@@ -350,7 +378,8 @@ def coverage(document: KipClaims, releases: Sequence[str], config: HarnessConfig
     apis: dict[str, str] = {}
     for claim in document.claims:
         if claim.method is not None:
-            by_method.setdefault((claim.method, claim.statement), []).append(claim.id)
+            for selector in claim.statement.split("|"):
+                by_method.setdefault((claim.method, selector), []).append(claim.id)
             apis.setdefault(claim.method, claim.api)
     reasons = {s.statement: s.reason for s in document.not_testable}
     rows: list[dict[str, Any]] = []
@@ -371,7 +400,7 @@ def coverage(document: KipClaims, releases: Sequence[str], config: HarnessConfig
                 reason = None if claims else (reasons.get(method.name) or "no claim judges it yet")
                 rows.append(_row(document.kip, release, method.name, found.sentence, claims, reason,
                                  selector=found.selector, minimum=found.minimum or None, note=note,
-                                 source=docs.source, line=found.line))
+                                 source=found.source or docs.source, line=found.line))
             rows.extend(_row(document.kip, release, method.name, sentence, [],
                              "the extractor reads no broker release in this sentence", source=docs.source)
                         for sentence in method.unparsed)

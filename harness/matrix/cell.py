@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..clients.wire import WireClient
-from ..errors import HarnessError
+from ..errors import HarnessError, NotOffered
 from .limits import (broker_max_version, broker_min_version, client_max_version, client_min_version,
                      stale_measurement)
 from ..providers import Cluster
@@ -43,6 +43,7 @@ from .env import AdminClientFactory, CellEnv, endpoint_of
 from .plan import PlannedCell
 from .probe import Probe, ProbeContext, ProbeFailed, grant_acls
 from .probes import implementation
+from .probes._shared import bare_call
 from .verdict import Limits, Verdict, call_refused, judge, observe_again, settle
 
 _SOURCE_ROOT = Path(__file__).resolve().parents[2]
@@ -89,6 +90,7 @@ def run_cell(planned: PlannedCell, env: CellEnv) -> Record:
     started_at = _now()
     run = _Run(planned, env, started, started_at)
     record: Record | None = None
+    closing: AdminClientFactory | None = None
     if str(planned.client) in env.broken:  # it failed twice for an earlier cell: don't pay for it again
         record = run.failed("infra_error", env.broken[str(planned.client)], 2)
     for attempt in (1, 2) if record is None else ():
@@ -97,6 +99,7 @@ def run_cell(planned: PlannedCell, env: CellEnv) -> Record:
         try:
             spec = env.specs.spec(planned)  # compiles the cluster's plug-ins: a javac error is infra
             record = run.attempt(env.clusters(spec), clients, attempt)
+            closing = clients
             break
         except HarnessError as exc:
             if attempt == 1:
@@ -115,10 +118,13 @@ def run_cell(planned: PlannedCell, env: CellEnv) -> Record:
             record = run.failed("infra_error", bug_reason(exc), attempt)
             break
         finally:
-            clients.close()
+            if closing is None:
+                clients.close()
     assert record is not None
     env.run_dir.mkdir(parents=True, exist_ok=True)
     append_record(env.run_dir / RECORDS_FILE, record)
+    if closing is not None:  # after the record: a client library that kills the process closing its client
+        closing.close()      # leaves the verdict behind, and the run adds the death to it (matrix.runner)
     return record
 
 
@@ -181,7 +187,12 @@ class _Run:
         while True:
             started_at = _now()
             try:
-                observed = observe(context)
+                try:
+                    observed = observe(context)
+                except (ProbeFailed, NotOffered) as exc:
+                    if seen or limits.broker_max is not None:
+                        raise
+                    observed = bare_call(context, exc)  # refusal is documented: the set-up is moot
                 if claim.bound is not None:  # a javadoc claim judges whether the call was refused: record it
                     observed = {**observed, REFUSED: call_refused(observed, self.planned.client.kind)}
             except ProbeFailed as exc:

@@ -44,6 +44,7 @@ from kio.schema.index import api_key_map
 from ..clients.base import AclSpec, ResourceType
 from ..clients.kinds import kind_names
 from ..errors import ConfigError
+from ..protocol import BEYOND_KIO
 from ..versions import KafkaVersion
 from ..records import DOCUMENT_ID, LIMITED_BY, document_order
 from ..spec import MAX_LOG_DIRS
@@ -66,7 +67,8 @@ REFUSED = "refused"
 kind's refusal of a version the broker lacks, or the method missing from its release)."""
 _VERSIONS = re.compile(r"(?P<min>\d+)(?:\+|-(?P<max>\d+))\Z")
 ERROR_NAMES = frozenset({"NONE"} | {e.name.upper() for e in ErrorCode})
-API_KEYS = {"".join(p.capitalize() for p in str(snake).split("_")): key for key, snake in api_key_map.items()}
+API_KEYS = {**{name: key for key, name in BEYOND_KIO.items()},
+            **{"".join(p.capitalize() for p in str(snake).split("_")): key for key, snake in api_key_map.items()}}
 
 
 class ClaimError(ConfigError):
@@ -498,9 +500,10 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
     if javadoc:
         if not isinstance(method, str) or not re.fullmatch(r"[a-z]\w*", method):
             raise _fail(where(index, "method"), "a javadoc claim names its Admin method: method = \"deleteTopics\"")
-        if not isinstance(statement, str) or not re.fullmatch(r"[a-zA-Z][\w-]*", statement):
+        if not isinstance(statement, str) or not re.fullmatch(r"[a-zA-Z][\w-]*(?:\|[a-zA-Z][\w-]*)*", statement):
             raise _fail(where(index, "statement"), "statement is \"method\" or the option the sentence is about "
-                                                   "(\"validateOnly\")")
+                                                   "(\"validateOnly\"), or options tried in order "
+                                                   "(\"inGroupStates|inStates\")")
         if "brokers" in raw:
             raise _fail(where(index, "brokers"), "a javadoc claim's release bound is its release's sentence; "
                                                  "leave brokers out")

@@ -10,10 +10,12 @@ selected cell got a judged verdict (pass, unsupported, deviation).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import os
 import platform
+import re
 import shlex
 import shutil
 import signal
@@ -288,7 +290,7 @@ def _death(log: Path, since: int) -> str:
     except OSError:
         return "no log"
     lines = [line.strip() for line in text.splitlines()]
-    said = [line for line in lines if line.startswith("***") and line.endswith("***")]
+    said = [found[0] for line in lines if (found := re.search(r"\*\*\* .+ \*\*\*", line))]  # after pytest's dots
     fatal = [line for line in lines if line.startswith("Fatal Python error")]
     return (said or fatal or ["no fatal error line"])[-1][:300]
 
@@ -314,8 +316,11 @@ def _pytest_until_done(python: Path | str, options: RunOptions, clients: Sequenc
         problems.append(f"pytest for {', '.join(clients)} exited {code} ({death}); see {log}")
         if not left:
             return code, problems
+        latest = {r.cell_id: r for r in read_records(options.out / RECORDS_FILE).records}
         for cell_id in running:
-            if cell_id not in done:
+            if cell_id in latest:  # it died closing the cell's client, after the verdict: that is observed too
+                append_record(options.out / RECORDS_FILE, died_closing(latest[cell_id], death, log.name))
+            else:
                 crashes[cell_id] = crashes.get(cell_id, 0) + 1
         dead = [c for c in left if crashes.get(c.cell.id, 0) >= CRASHES_PER_CELL]
         _infra(dead, run, options.out, f"the test process died during this cell {CRASHES_PER_CELL} times: "
@@ -325,6 +330,20 @@ def _pytest_until_done(python: Path | str, options: RunOptions, clients: Sequenc
         if echo is not None:
             echo(f"kcompat: a test process died ({death}); {len(left) - len(dead)} cell(s) left, starting again")
     return code, problems
+
+
+def died_closing(record: Record, death: str, log: str) -> Record:
+    """A cell's record once its test process died closing the cell's client, after the call was judged: the
+    client library's own abort (librdkafka's assertion) is what an application using it would meet, so a
+    judged cell becomes a deviation keeping its observation, with the death as one more difference."""
+    reason = (f"the client library killed the test process when its client was closed, after the call "
+              f"({death}; see {log}); the call itself: {record.outcome}" + (f" ({record.reason})" if record.reason
+                                                                             else ""))
+    if record.outcome not in ("pass", "unsupported", "deviation"):
+        return dataclasses.replace(record, reason=reason)
+    return dataclasses.replace(
+        record, outcome="deviation", limited_by=None, reason=reason, observed={**record.observed, "closed": death},
+        differences=[*record.differences, {"key": "closed", "documented": "the client closes", "observed": death}])
 
 
 def _infra(cells: Sequence[PlannedCell], run: dict[str, Any], out: Path, reason: str, config: HarnessConfig) -> None:

@@ -3,6 +3,7 @@
 import pytest
 
 from kcompat.harness import ConfigError, KafkaVersion
+from kcompat.harness.errors import NotOffered
 from kcompat.harness.clients import AclSpec
 from kcompat.harness.matrix.acls import CHECK_TOPIC, AclCheck, acl_check, authorizes_nothing
 from kcompat.harness.matrix.claims import parse_acl
@@ -59,7 +60,7 @@ def test_where_describe_acls_lists_them_other_acls_need_no_request(text: str) ->
 
 
 def test_an_acl_with_a_request_but_no_check_and_no_describe_acls_is_an_error() -> None:
-    with pytest.raises(ConfigError, match="topic:t1:User:erin:READ:ALLOW"):
+    with pytest.raises(NotOffered, match="topic:t1:User:erin:READ:ALLOW"):
         acl_check(_acl("topic:t1:User:erin:READ:ALLOW"), ZK_0_10_2, KafkaVersion.parse("0.10.2.2"))
     with pytest.raises(ConfigError, match="only ALLOW"):
         acl_check(_acl("topic:t1:User:erin:DESCRIBE:DENY"), ZK_2_8, KafkaVersion.parse("2.8.2"))

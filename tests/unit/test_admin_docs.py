@@ -287,3 +287,68 @@ def test_a_claim_id_twice_across_parts_is_refused(tmp_path: Path) -> None:
     (tmp_path / "DOCS-admin" / "again.toml").write_text(BOOK.split("\n", 3)[3])
     with pytest.raises(ClaimError, match="again.toml:.*used twice"):
         load_claims_file(tmp_path / "DOCS-admin.toml")
+
+
+OPTIONS = '''package org.apache.kafka.clients.admin;
+
+public class CreateTopicsOptions extends AbstractOptions<CreateTopicsOptions> {
+
+    /**
+     * If states is set, only groups in these states will be returned.
+     * This operation is supported by brokers with version 2.6.0 or later.
+     */
+    public CreateTopicsOptions inStates(Set<String> states) {
+        return this;
+    }
+
+    /**
+     * Only the 4.0 name of the same filter.
+     * This operation is supported by brokers with version 2.6.0 or later.
+     */
+    public CreateTopicsOptions inGroupStates(Set<String> states) {
+        return this;
+    }
+
+    /**
+     * Specify if authorized operations should be included in the response.  Note that some
+     * older brokers cannot not supply this information even if it is requested.
+     */
+    public boolean includeAuthorizedOperations() {
+        return includeAuthorizedOperations;
+    }
+}
+'''
+
+
+def test_an_options_class_adds_its_setters_sentences_under_their_names(tmp_path: Path) -> None:
+    options = "org/apache/kafka/clients/admin/CreateTopicsOptions.java"
+    jar = _jar(tmp_path, {"org/apache/kafka/clients/admin/Admin.java": ADMIN, options: OPTIONS})
+    method = extract(jar, "9.9.9").methods["createTopics"]
+    states = method.statement("inStates")
+    assert states is not None and states.minimum == "2.6.0" and states.source == options and states.line == 7
+    assert method.statement("inGroupStates") is not None and method.statement("includeAuthorizedOperations") is None
+    assert "older brokers cannot not supply" in method.text  # a claim may quote it
+    assert method.statement("method") is not None and method.statement("method").source == ""  # Admin's own
+
+
+def test_a_claim_naming_options_in_order_binds_the_first_the_release_documents(claim: Claim, tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from kcompat.harness.config import HarnessConfig
+    from kcompat.harness.matrix import admin_docs
+
+    options = "org/apache/kafka/clients/admin/CreateTopicsOptions.java"
+    newer = extract(_jar(tmp_path, {"org/apache/kafka/clients/admin/Admin.java": ADMIN, options: OPTIONS}), "9.9.9")
+    older = replace(newer, release="2.5.0", methods={**newer.methods, "createTopics": replace(
+        newer.methods["createTopics"], statements=tuple(s for s in newer.methods["createTopics"].statements
+                                                        if s.selector == "method"))})
+    config = HarnessConfig(cache_dir=tmp_path / "cache", run_root=tmp_path / "runs")
+    for docs in (newer, older):
+        monkeypatch.setattr(admin_docs, "docs_or_older", lambda release, config, d=docs: (d, None))
+        bound = bind(replace(claim, statement="inGroupStates|inStates"), "java", docs.release, config)
+        assert bound.bound is not None
+        if docs is newer:
+            assert bound.bound["statement"] == "inGroupStates" and bound.bound["source"] == options
+            assert bound.brokers_since == KafkaVersion.parse("2.6.0") and bound.bound["has_method"]
+        else:  # a release without either setter can't express the option: the client is short
+            assert bound.bound["has_method"] is False
+            assert bound.expect[0].quote == "kafka-clients 2.5.0's createTopics says nothing of inGroupStates or inStates"

@@ -48,6 +48,22 @@ def test_single_node_uses_replication_factor_one() -> None:
     assert broker_properties(spec, nodes[0], nodes)["offsets.topic.replication.factor"] == "1"
 
 
+@pytest.mark.parametrize(("version", "nodes", "replicas"), [("4.0", 1, "1"), ("4.4", 1, "1"), ("4.4", 5, "3")])
+def test_the_share_state_topic_is_sized_like_the_offsets_topic(version: str, nodes: int, replicas: str) -> None:
+    spec = ClusterSpec.of(version, nodes=nodes)
+    layout = _nodes(nodes, kraft=True)
+    props = broker_properties(spec, layout[0], layout)
+    assert props["share.coordinator.state.topic.replication.factor"] == replicas
+    assert props["share.coordinator.state.topic.min.isr"] == "1"
+
+
+@pytest.mark.parametrize("version", ["3.9", "2.3"])
+def test_a_release_without_share_groups_is_not_given_their_properties(version: str) -> None:
+    spec = ClusterSpec.of(version, "zk")
+    nodes = _nodes(1, kraft=False)
+    assert not any(k.startswith("share.") for k in broker_properties(spec, nodes[0], nodes, zk_port=2181))
+
+
 def test_spec_properties_win() -> None:
     spec = ClusterSpec.of("3.9", "kraft", server_properties={"num.partitions": "7", "auto.create.topics.enable": "true"})
     nodes = _nodes(1, kraft=True)

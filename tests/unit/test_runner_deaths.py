@@ -21,10 +21,28 @@ def test_the_death_is_told_in_the_librarys_words_from_this_attempt_only(tmp_path
     log.write_text("*** old.c:1: assert: earlier attempt ***\n")
     since = log.stat().st_size
     with log.open("a") as out:
-        out.write("....F\n*** rdkafka_queue.h:233:rd_kafka_q_destroy0: assert: rkq->rkq_refcnt > 0 ***\n"
+        out.write("....F\n.*** rdkafka_queue.h:233:rd_kafka_q_destroy0: assert: rkq->rkq_refcnt > 0 ***\n"
                   "Fatal Python error: Aborted\n\nCurrent thread 0x1 (most recent call first):\n")
     assert runner._death(log, since) == "*** rdkafka_queue.h:233:rd_kafka_q_destroy0: assert: rkq->rkq_refcnt > 0 ***"
     with log.open("a") as out:
         out.write("Fatal Python error: Segmentation fault\n")
     assert runner._death(log, log.stat().st_size - 40) == "Fatal Python error: Segmentation fault"
     assert runner._death(tmp_path / "absent.log", 0) == "no log"
+
+
+def test_a_judged_cell_whose_client_killed_the_process_closing_is_a_deviation_keeping_its_call() -> None:
+    from kcompat.harness.records import Record
+
+    judged = Record(run_id="r", cell_id="DOCS-admin/x[0.10.2.2-zk|confluent:2.16.1]", kip="DOCS-admin",
+                    claim_id="x", api="DeleteGroups", broker_version="0.10.2.2", broker_mode="zk", provider="process",
+                    client_kind="confluent", client_version="2.16.1", outcome="unsupported", limited_by="broker",
+                    observed={"refused": True})
+    died = runner.died_closing(judged, "*** a.c:1: assert ***", "pytest-main.log")
+    assert died.outcome == "deviation" and died.limited_by is None and died.observed == {
+        "refused": True, "closed": "*** a.c:1: assert ***"}
+    assert died.differences[-1] == {"key": "closed", "documented": "the client closes",
+                                    "observed": "*** a.c:1: assert ***"}
+    assert "the call itself: unsupported" in str(died.reason)
+    failed = runner.died_closing(judged.__class__(**{**judged.__dict__, "outcome": "fail", "limited_by": None}),
+                                 "x", "l")
+    assert failed.outcome == "fail"

@@ -38,6 +38,20 @@ def common(result: AdminResult) -> tuple[dict[str, Any], ResourceOutcome | None]
     return observed, outcome
 
 
+def bare_call(ctx: ProbeContext, why: Exception) -> dict[str, Any]:
+    """What a cell observes when its probe's set-up can't be made on this broker and the claim's API is one the
+    broker lacks, so that the documented side is the client's refusal whatever was set up: the operation named
+    like the probe, made with its first sample call's arguments, as the common keys; ``set_up`` says why the
+    probe's own set-up was skipped.  A probe named after no operation keeps its set-up's error."""
+    from ...operations import operations
+
+    operation = operations().get(ctx.cell.claim.probe)
+    if operation is None:
+        raise why
+    observed = many_common(ctx.call(operation, operation.samples(ctx.topic("kc-bare"))[0]))
+    return {**observed, "set_up": f"skipped: {why}"}
+
+
 def many_common(result: AdminResult) -> dict[str, Any]:
     """error, error_message, exception and unsupported_options of a call with many results (groups,
     partitions, members): the first result with an error, else NONE; no results and no exception (an empty

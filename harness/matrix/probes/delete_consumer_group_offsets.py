@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ...clients import AdminResult
 from ...operations.delete_consumer_group_offsets import (
     DELETE_CONSUMER_GROUP_OFFSETS,
     DeleteConsumerGroupOffsetsArgs,
@@ -22,11 +24,19 @@ from ._shared import COMMON, many_common
                        "are the committed offsets OffsetFetch then gives the super user (null: none), `deleted` "
                        "whether none is left"))
 def delete_consumer_group_offsets(ctx: ProbeContext) -> dict[str, Any]:
+    return deleted_offsets(ctx, lambda group, partitions: ctx.call(
+        DELETE_CONSUMER_GROUP_OFFSETS, DeleteConsumerGroupOffsetsArgs(group, partitions)))
+
+
+def deleted_offsets(ctx: ProbeContext, delete: Callable[[str, list[tuple[str, int]]], AdminResult]
+                    ) -> dict[str, Any]:
+    """The observation, whichever method deletes the group's offsets (``delete(group, partitions)``:
+    deleteStreamsGroupOffsets sends the same OffsetDelete)."""
     committed = [int(o) for o in ctx.args.get("committed", [5, 7])]
     group, topic = committed_group(ctx, dict(enumerate(committed)))
     partitions = [(topic, p) for p in range(len(committed))]
     with member_as_asked(ctx, group, topic, len(committed)):
-        result = ctx.call(DELETE_CONSUMER_GROUP_OFFSETS, DeleteConsumerGroupOffsetsArgs(group, partitions))
+        result = delete(group, partitions)
         after = fetched_offsets(ctx, group, topic, len(committed))
     observed = many_common(result)
     observed["offsets_after"] = [after.get(p) for p in range(len(committed))]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ...clients import AdminResult
 from ...operations.delete_consumer_groups import DELETE_CONSUMER_GROUPS, DeleteConsumerGroupsArgs
 from ...waiting import attempts
 from ..probe import ProbeContext
@@ -18,9 +20,15 @@ from ._shared import COMMON, SETTLE, many_common
                        "ListGroups, as the super user, no longer lists the group (awaited, bounded, after a "
                        "call without error)"))
 def delete_consumer_groups(ctx: ProbeContext) -> dict[str, Any]:
+    return deleted_group(ctx, lambda group: ctx.call(DELETE_CONSUMER_GROUPS, DeleteConsumerGroupsArgs([group])))
+
+
+def deleted_group(ctx: ProbeContext, delete: Callable[[str], AdminResult]) -> dict[str, Any]:
+    """The observation, whichever method deletes the group (``delete(group)``: deleteStreamsGroups sends the
+    same DeleteGroups)."""
     group, topic = committed_group(ctx, {0: 1})
     with member_as_asked(ctx, group, topic, 1):
-        result = ctx.call(DELETE_CONSUMER_GROUPS, DeleteConsumerGroupsArgs([group]))
+        result = delete(group)
     observed = many_common(result)
     listed = group in listed_groups(ctx)
     if observed.get("error") == "NONE" and listed:

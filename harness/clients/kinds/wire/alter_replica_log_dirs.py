@@ -18,6 +18,7 @@ API_KEY = 34
 @ALTER_REPLICA_LOG_DIRS.implement(WireClient)
 @_observed
 def alter_replica_log_dirs(client: WireClient, args: AlterReplicaLogDirsArgs, version: int | None) -> AdminResult:
+    client.require("alter_replica_log_dirs", API_KEY, version)  # a broker without the API: refused before any look-up
     addresses = broker_addresses(client)
     outcomes: list[ResourceOutcome] = []
     sent: int | None = None

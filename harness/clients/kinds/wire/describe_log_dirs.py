@@ -45,6 +45,7 @@ def replicas_of(directory: Any) -> list[dict[str, Any]]:
 @DESCRIBE_LOG_DIRS.implement(WireClient)
 @_observed
 def describe_log_dirs(client: WireClient, args: DescribeLogDirsArgs, version: int | None) -> AdminResult:
+    client.require("describe_log_dirs", API_KEY, version)  # a broker without the API: refused before any look-up
     addresses = broker_addresses(client)
     outcomes: list[ResourceOutcome] = []
     sent: int | None = None

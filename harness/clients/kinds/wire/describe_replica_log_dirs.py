@@ -7,7 +7,7 @@ from typing import Any
 from ....operations.describe_replica_log_dirs import DESCRIBE_REPLICA_LOG_DIRS, DescribeReplicaLogDirsArgs
 from ...base import AdminResult, ResourceOutcome
 from ...wire import WireClient, _observed
-from .describe_log_dirs import BROKER_NOT_AVAILABLE, broker_addresses, log_dirs
+from .describe_log_dirs import API_KEY, BROKER_NOT_AVAILABLE, broker_addresses, log_dirs
 
 FIELDS = ("current_log_dir", "current_offset_lag", "future_log_dir", "future_offset_lag")
 
@@ -17,6 +17,7 @@ FIELDS = ("current_log_dir", "current_offset_lag", "future_log_dir", "future_off
 def describe_replica_log_dirs(client: WireClient, args: DescribeReplicaLogDirsArgs, version: int | None
                               ) -> AdminResult:
     """As kafka-clients does it: a replica no directory holds is answered with nulls, not an error."""
+    client.require("describe_replica_log_dirs", API_KEY, version)  # a broker without the API: refused before any look-up
     addresses = broker_addresses(client)
     outcomes: list[ResourceOutcome] = []
     sent: int | None = None

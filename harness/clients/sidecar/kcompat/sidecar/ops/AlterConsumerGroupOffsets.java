@@ -24,8 +24,13 @@ public final class AlterConsumerGroupOffsets extends AdminOperation {
 
     @Override
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
-        Method alter = Groups.method(client, "alterConsumerGroupOffsets", "String", "Map",
-                                     "AlterConsumerGroupOffsetsOptions");
+        alter(client, args, call, "alterConsumerGroupOffsets");
+    }
+
+    /** {@code method}(groupId, offsets, its Options): alterStreamsGroupOffsets (KIP-1071) has this shape too. */
+    static void alter(AdminClient client, JsonObject args, Call call, String method) throws Exception {
+        String options = Character.toUpperCase(method.charAt(0)) + method.substring(1) + "Options";
+        Method alter = Groups.method(client, method, "String", "Map", options);
         Map<TopicPartition, OffsetAndMetadata> offsets = new LinkedHashMap<TopicPartition, OffsetAndMetadata>();
         for (JsonElement element : args.getAsJsonArray("offsets")) {
             JsonArray triple = element.getAsJsonArray();

@@ -21,8 +21,13 @@ public final class DeleteConsumerGroupOffsets extends AdminOperation {
 
     @Override
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
-        Method delete = Groups.method(client, "deleteConsumerGroupOffsets", "String", "Set",
-                                      "DeleteConsumerGroupOffsetsOptions");
+        delete(client, args, call, "deleteConsumerGroupOffsets");
+    }
+
+    /** {@code method}(groupId, partitions, its Options): deleteStreamsGroupOffsets (KIP-1071) has this shape too. */
+    static void delete(AdminClient client, JsonObject args, Call call, String method) throws Exception {
+        String options = Character.toUpperCase(method.charAt(0)) + method.substring(1) + "Options";
+        Method delete = Groups.method(client, method, "String", "Set", options);
         Set<TopicPartition> partitions =
             new LinkedHashSet<TopicPartition>(Groups.partitions(args.getAsJsonArray("partitions")));
         Object result = delete.invoke(client, args.get("group").getAsString(), partitions, Groups.options(delete, 2));

@@ -20,7 +20,13 @@ public final class DeleteConsumerGroups extends AdminOperation {
 
     @Override
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
-        Method delete = Groups.method(client, "deleteConsumerGroups", "Collection", "DeleteConsumerGroupsOptions");
+        delete(client, args, call, "deleteConsumerGroups");
+    }
+
+    /** {@code method}(groupIds, its Options): deleteStreamsGroups (KIP-1071) has this shape too. */
+    static void delete(AdminClient client, JsonObject args, Call call, String method) throws Exception {
+        String options = Character.toUpperCase(method.charAt(0)) + method.substring(1) + "Options";
+        Method delete = Groups.method(client, method, "Collection", options);
         List<String> groups = Groups.strings(args.getAsJsonArray("groups"));
         Object result = delete.invoke(client, groups, Groups.options(delete, 1));
         @SuppressWarnings("unchecked")
