@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from kcompat.harness import ClusterSpec, KafkaVersion, SaslSpec
-from kcompat.harness.clients import ConfigTarget, Endpoint, NewPartitions, NewTopic
+from kcompat.harness.clients import ConfigTarget, Endpoint, NewPartitions, NewTopic, kind
 from kcompat.harness.clients.kinds.sarama import install
 from kcompat.harness.matrix.env import endpoint_of
+from kcompat.harness.matrix.probes._shared import simple_name
 from kcompat.harness.operations import perform
 from kcompat.harness.operations.delete_topics import DELETE_TOPICS, DeleteTopicsArgs
 from kcompat.harness.operations.describe_features import DESCRIBE_FEATURES, DescribeFeaturesArgs
@@ -77,6 +78,7 @@ def test_every_declared_operation_against_a_broker(adapter, broker, unique_topic
     checked |= _groups(adapter, at, topic, group, newer) | _offsets(adapter, at, topic)
     checked |= _replicas(adapter, at, topic, node, newer) | _cluster(adapter, at, broker)
     checked |= _acls_without_authorizer(adapter, at, topic)
+    checked |= _scram(adapter, at, unique_topic("kc-scram"), broker.spec.version >= KafkaVersion.parse("2.7"))
     offered = next(r.max_version for r in broker.api_versions if r.api_key == 19)  # CreateTopics
     dry = adapter.result("create_topics", at, {"validate_only": True, "topics": [new_topic(topic + "-v")]})
     assert dry["request_version"] == min(7, offered)  # read from the frames the library wrote (it sends up to v7)
@@ -184,12 +186,47 @@ def _groups(adapter: AdapterProcess, at: Endpoint, topic: str, group: str, newer
                                                                 "include_authorized_operations": False})
     fields = one(described, group)["fields"]
     assert fields["state"] == "Empty" and fields["members"] == []
+    forgotten = adapter.result("delete_consumer_group_offsets", at, {"group": group, "partitions": [[topic, 0]]})
+    if newer:  # OffsetDelete (KIP-496, 2.4)
+        assert one(forgotten, f"{topic}:0")["error_name"] == "NONE", forgotten
+    else:
+        assert refused(forgotten), forgotten
     deleted = adapter.result("delete_consumer_groups", at, {"groups": [group]})
     assert one(deleted, group)["error_name"] == "NONE", deleted
     gone = adapter.result("delete_consumer_groups", at, {"groups": [group]})
     assert one(gone, group)["error_name"] == "GROUP_ID_NOT_FOUND", gone
     return {"alter_consumer_group_offsets", "list_consumer_group_offsets", "list_consumer_groups",
-            "describe_consumer_groups", "delete_consumer_groups"}
+            "describe_consumer_groups", "delete_consumer_groups", "delete_consumer_group_offsets"}
+
+
+def refused(result: dict[str, Any]) -> bool:
+    """The call was refused as the kind says it refuses a request the broker lacks (or as Kafka does)."""
+    declared = kind("sarama")
+    if result["exception"] is not None:
+        return declared.refuses(simple_name(result["exception"]), None)
+    return bool(result["resources"]) and all(declared.refuses(simple_name(r["exception"]), r["error_name"])
+                                             for r in result["resources"])
+
+
+def _scram(adapter: AdapterProcess, at: Endpoint, user: str, kip_554: bool) -> set[str]:
+    upsert = {"upsertions": [{"user": user, "password": "kc-scram-pw", "mechanism": "SCRAM_SHA_256",
+                              "iterations": 8192}], "deletions": []}
+    upserted = adapter.result("alter_user_scram_credentials", at, upsert)
+    described = adapter.result("describe_user_scram_credentials", at, {"users": [user]})
+    if not kip_554:  # DescribeUserScramCredentials and AlterUserScramCredentials arrived in 2.7
+        assert refused(upserted) and refused(described), (upserted, described)
+        return {"alter_user_scram_credentials", "describe_user_scram_credentials"}
+    assert one(upserted, user)["error_name"] == "NONE", upserted
+    for _ in attempts(30, interval=0.5):  # KRaft: the credential shows once the broker applied it
+        described = adapter.result("describe_user_scram_credentials", at, {"users": [user]})
+        if one(described, user)["error_name"] == "NONE":
+            break
+    assert one(described, user)["fields"]["credentials"] == [{"mechanism": "SCRAM_SHA_256", "iterations": 8192}]
+    assert "kc-scram-pw" not in json.dumps(described)
+    removed = adapter.result("alter_user_scram_credentials", at, {"upsertions": [], "deletions": [
+        {"user": user, "mechanism": "SCRAM_SHA_256"}]})
+    assert one(removed, user)["error_name"] == "NONE", removed
+    return {"alter_user_scram_credentials", "describe_user_scram_credentials"}
 
 
 def _offsets(adapter: AdapterProcess, at: Endpoint, topic: str) -> set[str]:

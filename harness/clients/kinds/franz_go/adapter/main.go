@@ -93,6 +93,9 @@ var ops = map[string]op{
 	"list_offsets": listOffsets, "elect_leaders": electLeaders,
 	"alter_partition_reassignments": alterPartitionReassignments,
 	"list_partition_reassignments":  listPartitionReassignments, "describe_log_dirs": describeLogDirs,
+	"delete_consumer_group_offsets":   deleteConsumerGroupOffsets,
+	"describe_user_scram_credentials": describeUserScramCredentials,
+	"alter_user_scram_credentials":    alterUserScramCredentials,
 }
 
 // clients holds one kgo client per distinct connection (bootstrap, user, password) between calls.
@@ -1390,5 +1393,123 @@ func describeLogDirs(ctx context.Context, adm *kadm.Client, raw json.RawMessage,
 			r.add(e)
 		}
 	}
+	return nil
+}
+
+// -- offsets of groups, SCRAM credentials -------------------------------------------------------------------------
+
+func deleteConsumerGroupOffsets(ctx context.Context, adm *kadm.Client, raw json.RawMessage, r *result) error {
+	var args struct {
+		Group      string              `json:"group"`
+		Partitions [][]json.RawMessage `json:"partitions"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	set, labels := kadm.TopicsSet{}, []string{}
+	for _, p := range args.Partitions {
+		topic, partition, err := pair(p)
+		if err != nil {
+			return err
+		}
+		set.Add(topic, partition)
+		labels = append(labels, colonLabel(topic, partition))
+	}
+	responses, err := adm.DeleteOffsets(ctx, args.Group, set)
+	if err != nil && len(responses) == 0 {
+		finish(r, []string{args.Group}, nil, err)
+		return nil
+	}
+	got := map[string]*resource{}
+	for topic, partitions := range responses {
+		for partition, perr := range partitions {
+			got[colonLabel(topic, partition)] = outcome(colonLabel(topic, partition), perr, "")
+		}
+	}
+	finish(r, labels, got, err)
+	return nil
+}
+
+// scramMechanisms are Kafka's ScramMechanism names by wire value (as the Java enum has them).
+var scramMechanisms = map[string]kadm.ScramMechanism{"SCRAM_SHA_256": kadm.ScramSha256, "SCRAM_SHA_512": kadm.ScramSha512}
+
+func scramName(m kadm.ScramMechanism) string {
+	for name, value := range scramMechanisms {
+		if value == m {
+			return name
+		}
+	}
+	return "UNKNOWN"
+}
+
+func describeUserScramCredentials(ctx context.Context, adm *kadm.Client, raw json.RawMessage, r *result) error {
+	var args struct {
+		Users []string `json:"users"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	r.ResultFields = append(r.ResultFields, "credentials")
+	described, err := adm.DescribeUserSCRAMs(ctx, args.Users...)
+	got := map[string]*resource{}
+	for user, d := range described {
+		e := outcome(user, d.Err, d.ErrMessage)
+		if d.Err == nil {
+			credentials := []map[string]any{}
+			for _, info := range d.CredInfos {
+				credentials = append(credentials, map[string]any{"mechanism": scramName(info.Mechanism),
+					"iterations": info.Iterations})
+			}
+			e.Fields["credentials"] = credentials
+		}
+		got[user] = e
+	}
+	finish(r, args.Users, got, err)
+	return nil
+}
+
+// alterUserScramCredentials: kadm salts each password itself (24 random bytes, pbkdf2), as kafka-clients does.
+func alterUserScramCredentials(ctx context.Context, adm *kadm.Client, raw json.RawMessage, r *result) error {
+	var args struct {
+		Upsertions []struct {
+			User       string `json:"user"`
+			Password   string `json:"password"`
+			Mechanism  string `json:"mechanism"`
+			Iterations int32  `json:"iterations"`
+		} `json:"upsertions"`
+		Deletions []struct {
+			User      string `json:"user"`
+			Mechanism string `json:"mechanism"`
+		} `json:"deletions"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	var upserts []kadm.UpsertSCRAM
+	var deletes []kadm.DeleteSCRAM
+	users := []string{}
+	for _, u := range args.Upsertions {
+		mechanism, ok := scramMechanisms[u.Mechanism]
+		if !ok {
+			return fmt.Errorf("unknown SCRAM mechanism %q", u.Mechanism)
+		}
+		upserts = append(upserts, kadm.UpsertSCRAM{User: u.User, Mechanism: mechanism, Iterations: u.Iterations,
+			Password: u.Password})
+		users = append(users, u.User)
+	}
+	for _, d := range args.Deletions {
+		mechanism, ok := scramMechanisms[d.Mechanism]
+		if !ok {
+			return fmt.Errorf("unknown SCRAM mechanism %q", d.Mechanism)
+		}
+		deletes = append(deletes, kadm.DeleteSCRAM{User: d.User, Mechanism: mechanism})
+		users = append(users, d.User)
+	}
+	altered, err := adm.AlterUserSCRAMs(ctx, deletes, upserts)
+	got := map[string]*resource{}
+	for user, a := range altered {
+		got[user] = outcome(user, a.Err, a.ErrMessage)
+	}
+	finish(r, unique(users), got, err)
 	return nil
 }

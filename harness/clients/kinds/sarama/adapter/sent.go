@@ -19,6 +19,7 @@ var apiKeys = map[string]int16{
 	"describe_consumer_groups": 15, "delete_consumer_groups": 42, "list_consumer_group_offsets": 9,
 	"alter_consumer_group_offsets": 8, "delete_records": 21, "list_offsets": 2, "elect_leaders": 43,
 	"alter_partition_reassignments": 45, "list_partition_reassignments": 46, "describe_log_dirs": 35,
+	"delete_consumer_group_offsets": 47, "describe_user_scram_credentials": 50, "alter_user_scram_credentials": 51,
 }
 
 type sentLog struct {
