@@ -1,0 +1,339 @@
+"""The franz-go adapter (kadm) against real brokers: every operation it declares, on an old ZooKeeper broker, a
+KRaft one and a SASL cluster with an authorizer, each answer's shape and values checked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kcompat.harness import ClusterSpec, KafkaVersion, SaslSpec
+from kcompat.harness.clients import ConfigTarget, Endpoint, NewPartitions, NewTopic, kind
+from kcompat.harness.clients.kinds.franz_go import install
+from kcompat.harness.matrix.env import endpoint_of
+from kcompat.harness.matrix.probes._shared import simple_name
+from kcompat.harness.operations import perform
+from kcompat.harness.operations.delete_topics import DELETE_TOPICS, DeleteTopicsArgs
+from kcompat.harness.operations.describe_features import DESCRIBE_FEATURES, DescribeFeaturesArgs
+from kcompat.harness.waiting import attempts
+from tests.adapter_driver import AdapterProcess
+
+RELEASE = "1.22.2"
+KIP_OPS = {"create_topics", "create_partitions", "describe_configs", "list_topics", "create_acls", "describe_topics"}
+BROKERS = {"zk-2.3": ("2.3", "zk"), "kraft-4.4": ("4.4", "kraft")}
+SASL_USERS = (("alice", "alice-secret-pw"),)
+
+
+@pytest.fixture
+def adapter(kc_config, tmp_path: Path) -> Iterator[AdapterProcess]:
+    argv, env = install.install(RELEASE, kc_config)
+    process = AdapterProcess(argv, env, tmp_path / "franz-go-adapter.log")
+    try:
+        yield process
+    finally:
+        process.kill()
+
+
+@pytest.fixture(params=sorted(BROKERS))
+def broker(request, kafka_cluster_factory):
+    version, mode = BROKERS[request.param]
+    return kafka_cluster_factory(ClusterSpec.of(version, mode))
+
+
+def one(result: dict[str, Any], name: str) -> dict[str, Any]:
+    found = [r for r in result["resources"] if r["resource"] == name]
+    assert len(found) == 1, result
+    entry: dict[str, Any] = found[0]
+    return entry
+
+
+def new_topic(name: str, partitions: int | None = 1, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "partitions": partitions, "replication_factor": 1, "assignments": None, "configs": {},
+            **extra}
+
+
+def test_the_ready_line_names_the_release_and_its_operations(adapter):
+    assert adapter.ready["ready"] == RELEASE
+    assert adapter.ready["protocol"] == 2
+    assert KIP_OPS <= set(adapter.ready["operations"])
+    assert adapter.ready["modules"]["kadm"].startswith("v")
+    unknown = adapter.call("no_such_op", None, {})
+    assert "unknown op" in unknown["failure"]["message"]
+    assert adapter.send(b"{not json")["failure"]["class"] == "json"
+    assert adapter.close() == 0
+    assert all(json.loads(line) for line in adapter.lines)
+
+
+def test_every_declared_operation_against_a_broker(adapter, broker, unique_topic):
+    at = endpoint_of(broker)
+    node = broker.brokers[0].node_id
+    topic, group = unique_topic("kc-fg"), unique_topic("kc-fg-group")
+    newer = broker.spec.version >= KafkaVersion.parse("2.4")
+    checked = _topics(adapter, at, topic, newer) | _configs(adapter, at, topic, node)
+    checked |= _groups(adapter, at, topic, group, newer) | _offsets(adapter, at, topic)
+    checked |= _replicas(adapter, at, topic, node, newer) | _cluster(adapter, at, broker)
+    checked |= _acls_without_authorizer(adapter, at, topic)
+    checked |= _scram(adapter, at, unique_topic("kc-scram"), broker.spec.version >= KafkaVersion.parse("2.7"))
+    offered = next(r.max_version for r in broker.api_versions if r.api_key == 19)  # CreateTopics
+    dry = adapter.result("create_topics", at, {"validate_only": True, "topics": [new_topic(topic + "-v")]})
+    assert dry["request_version"] == min(7, offered)  # read from the frames the library wrote (it sends up to v7)
+    described = adapter.result("describe_topics", at, {"topics": [topic]})
+    assert described["request_version"] is None  # Metadata, not DescribeTopicPartitions (KIP-966)
+    deleted = adapter.result("delete_topics", at, {"names": [topic], "topic_ids": []})
+    assert one(deleted, topic)["error_name"] == "NONE", deleted
+    by_id = adapter.result("delete_topics", at, {"names": [], "topic_ids": ["5c5b3bd3-3d19-4d0a-8c53-9d1a0a0a0a0a"]})
+    assert by_id["unsupported_options"] == ["topic_ids"]
+    checked.add("delete_topics")
+    assert adapter.result("close", at, {})["resources"] == []
+    assert checked == set(adapter.ready["operations"])
+    assert adapter.close() == 0
+    assert all(json.loads(line) for line in adapter.lines)  # nothing but protocol lines on stdout
+
+
+def _topics(adapter: AdapterProcess, at: Endpoint, topic: str, newer: bool) -> set[str]:
+    dry = adapter.result("create_topics", at, {"validate_only": True, "topics": [new_topic(topic + "-dry")]})
+    assert one(dry, topic + "-dry")["error_name"] == "NONE", dry
+    created = adapter.result("create_topics", at, {"validate_only": False, "topics": [
+        new_topic(topic, 2, configs={"cleanup.policy": "compact"})]})
+    entry = one(created, topic)
+    assert entry["error_name"] == "NONE", created
+    assert {"num_partitions", "replication_factor", "configs"} <= set(created["result_fields"])
+    if newer:  # KIP-525: CreateTopics v5 answers the topic's partitions and configs
+        assert entry["fields"]["num_partitions"] == 2
+        configs = {c["name"]: c for c in entry["fields"]["configs"]}
+        assert configs["cleanup.policy"]["value"] == "compact"
+        assert configs["cleanup.policy"]["source"] == "DYNAMIC_TOPIC_CONFIG"
+    else:
+        assert entry["fields"]["num_partitions"] == -1 and entry["fields"]["configs"] == []
+    again = adapter.result("create_topics", at, {"validate_only": False, "topics": [new_topic(topic)]})
+    assert one(again, topic)["error_name"] == "TOPIC_ALREADY_EXISTS"
+    assert one(again, topic)["error_code"] == 36
+    placed = adapter.result("create_topics", at, {"validate_only": True, "topics": [
+        new_topic(topic + "-placed", assignments={"0": [1]})]})
+    assert placed["unsupported_options"] == ["assignments"]  # kadm has no replica assignments
+    described = adapter.result("describe_topics", at, {"topics": [topic, topic + "-dry"]})
+    assert one(described, topic)["fields"]["partitions"] == 2
+    assert one(described, topic + "-dry")["error_name"] == "UNKNOWN_TOPIC_OR_PARTITION"  # validated only
+    grown = adapter.result("create_partitions", at, {"validate_only": False, "partitions": [
+        {"topic": topic, "total_count": 3, "assignments": None}]})
+    assert one(grown, topic)["error_name"] == "NONE", grown
+    checked = adapter.result("create_partitions", at, {"validate_only": True, "partitions": [
+        {"topic": topic, "total_count": 2, "assignments": None}]})
+    assert one(checked, topic)["error_name"] == "INVALID_PARTITIONS", checked
+    for _ in attempts(30, interval=0.5):  # kgo's metadata cache answers for up to 5 s
+        listed = adapter.result("list_topics", at, {"list_internal": True})
+        if any(r["resource"] == topic and r["fields"]["partitions"] == 3 for r in listed["resources"]):
+            break
+    else:
+        raise AssertionError(f"{topic} with 3 partitions was not listed within 30 s: {listed}")
+    assert [r["resource"] for r in listed["resources"]] == sorted(r["resource"] for r in listed["resources"])
+    return {"create_topics", "describe_topics", "create_partitions", "list_topics"}
+
+
+def _configs(adapter: AdapterProcess, at: Endpoint, topic: str, node: int) -> set[str]:
+    described = adapter.result("describe_configs", at, {"include_synonyms": True, "include_documentation": True,
+                                                        "resources": [{"type": "topic", "name": topic},
+                                                                      {"type": "broker", "name": str(node)}]})
+    assert described["unsupported_options"] == ["include_documentation"]  # kadm never asks for it (KIP-569)
+    configs = {c["name"]: c for c in one(described, f"topic:{topic}")["fields"]["configs"]}
+    assert configs["cleanup.policy"]["value"] == "compact"
+    assert configs["cleanup.policy"]["source"] == "DYNAMIC_TOPIC_CONFIG"
+    assert configs["retention.ms"]["source"] == "DEFAULT_CONFIG"
+    broker_configs = {c["name"]: c for c in one(described, f"broker:{node}")["fields"]["configs"]}
+    assert "num.io.threads" in broker_configs
+    incremental = adapter.result("incremental_alter_configs", at, {"validate_only": False, "resources": [
+        {"target": {"resource_type": "topic", "name": topic}, "ops": [
+            {"name": "retention.ms", "value": "3600000", "op": "SET"}]}]})
+    assert one(incremental, f"topic:{topic}")["error_name"] == "NONE", incremental
+    _config_becomes(adapter, at, topic, "retention.ms", "3600000")
+    legacy = adapter.result("alter_configs", at, {"validate_only": False, "resources": [
+        {"target": {"resource_type": "topic", "name": topic}, "configs": {"retention.ms": "7200000"}}]})
+    assert one(legacy, f"topic:{topic}")["error_name"] == "NONE", legacy
+    _config_becomes(adapter, at, topic, "retention.ms", "7200000")
+    wrong = adapter.result("incremental_alter_configs", at, {"validate_only": True, "resources": [
+        {"target": {"resource_type": "topic", "name": topic}, "ops": [
+            {"name": "no.such.config", "value": "1", "op": "SET"}]}]})
+    assert one(wrong, f"topic:{topic}")["error_name"] == "INVALID_CONFIG", wrong
+    return {"describe_configs", "incremental_alter_configs", "alter_configs"}
+
+
+def _config_becomes(adapter: AdapterProcess, at: Endpoint, topic: str, name: str, value: str) -> None:
+    for _ in attempts(30, interval=0.5):  # a KRaft broker applies the change when its metadata catches up
+        described = adapter.result("describe_configs", at, {"include_synonyms": False, "include_documentation": False,
+                                                            "resources": [{"type": "topic", "name": topic}]})
+        configs = {c["name"]: c for c in one(described, f"topic:{topic}")["fields"]["configs"]}
+        if configs[name]["value"] == value:
+            return
+    raise AssertionError(f"{name} of {topic} did not become {value}: {configs[name]}")
+
+
+def _groups(adapter: AdapterProcess, at: Endpoint, topic: str, group: str, newer: bool) -> set[str]:
+    committed = adapter.result("alter_consumer_group_offsets", at, {"group": group, "offsets": [[topic, 0, 0]]})
+    assert one(committed, f"{topic}:0")["error_name"] == "NONE", committed
+    offsets = adapter.result("list_consumer_group_offsets", at, {"group": group, "partitions": None})
+    assert one(offsets, f"{topic}:0")["fields"]["offset"] == 0
+    asked = adapter.result("list_consumer_group_offsets", at, {"group": group, "partitions": [[topic, 0]]})
+    assert [r["resource"] for r in asked["resources"]] == [f"{topic}:0"]
+    listed = adapter.result("list_consumer_groups", at, {"states": []})
+    state = one(listed, group)["fields"]["state"]
+    assert state == ("Empty" if newer else None)  # ListGroups carries states from v4 (2.6)... 2.3 has none
+    described = adapter.result("describe_consumer_groups", at, {"groups": [group],
+                                                                "include_authorized_operations": False})
+    fields = one(described, group)["fields"]
+    assert fields["state"] == "Empty" and fields["members"] == []
+    forgotten = adapter.result("delete_consumer_group_offsets", at, {"group": group, "partitions": [[topic, 0]]})
+    if newer:  # OffsetDelete (KIP-496, 2.4)
+        assert one(forgotten, f"{topic}:0")["error_name"] == "NONE", forgotten
+    else:
+        assert refused(forgotten), forgotten
+    deleted = adapter.result("delete_consumer_groups", at, {"groups": [group]})
+    assert one(deleted, group)["error_name"] == "NONE", deleted
+    gone = adapter.result("delete_consumer_groups", at, {"groups": [group]})
+    assert one(gone, group)["error_name"] == "GROUP_ID_NOT_FOUND", gone
+    return {"alter_consumer_group_offsets", "list_consumer_group_offsets", "list_consumer_groups",
+            "describe_consumer_groups", "delete_consumer_groups", "delete_consumer_group_offsets"}
+
+
+def refused(result: dict[str, Any]) -> bool:
+    """The call was refused as the kind says it refuses a request the broker lacks (or as Kafka does)."""
+    declared = kind("franz-go")
+    if result["exception"] is not None:
+        return declared.refuses(simple_name(result["exception"]), None)
+    return bool(result["resources"]) and all(declared.refuses(simple_name(r["exception"]), r["error_name"])
+                                             for r in result["resources"])
+
+
+def _scram(adapter: AdapterProcess, at: Endpoint, user: str, kip_554: bool) -> set[str]:
+    upsert = {"upsertions": [{"user": user, "password": "kc-scram-pw", "mechanism": "SCRAM_SHA_256",
+                              "iterations": 8192}], "deletions": []}
+    upserted = adapter.result("alter_user_scram_credentials", at, upsert)
+    described = adapter.result("describe_user_scram_credentials", at, {"users": [user]})
+    if not kip_554:  # DescribeUserScramCredentials and AlterUserScramCredentials arrived in 2.7
+        assert refused(upserted) and refused(described), (upserted, described)
+        return {"alter_user_scram_credentials", "describe_user_scram_credentials"}
+    assert one(upserted, user)["error_name"] == "NONE", upserted
+    for _ in attempts(30, interval=0.5):  # KRaft: the credential shows once the broker applied it
+        described = adapter.result("describe_user_scram_credentials", at, {"users": [user]})
+        if one(described, user)["error_name"] == "NONE":
+            break
+    assert one(described, user)["fields"]["credentials"] == [{"mechanism": "SCRAM_SHA_256", "iterations": 8192}]
+    assert "kc-scram-pw" not in json.dumps(described)
+    removed = adapter.result("alter_user_scram_credentials", at, {"upsertions": [], "deletions": [
+        {"user": user, "mechanism": "SCRAM_SHA_256"}]})
+    assert one(removed, user)["error_name"] == "NONE", removed
+    return {"alter_user_scram_credentials", "describe_user_scram_credentials"}
+
+
+def _offsets(adapter: AdapterProcess, at: Endpoint, topic: str) -> set[str]:
+    queries = [{"topic": topic, "partition": 0, "spec": spec, "timestamp": 0 if spec == "timestamp" else None}
+               for spec in ("earliest", "latest", "timestamp")]
+    listed = adapter.result("list_offsets", at, {"queries": queries})
+    assert [r["resource"] for r in listed["resources"]] == [f"{topic}:0"] * 3
+    # no record at or after the timestamp: Kafka answers -1, kadm makes that the end offset (Java keeps -1)
+    assert [r["fields"]["offset"] for r in listed["resources"]] == [0, 0, 0], listed
+    deleted = adapter.result("delete_records", at, {"before": [{"topic": topic, "partition": 0, "offset": 0}]})
+    entry = one(deleted, f"{topic}:0")
+    assert entry["error_name"] == "NONE" and entry["fields"]["low_watermark"] == 0, deleted
+    return {"list_offsets", "delete_records"}
+
+
+def _replicas(adapter: AdapterProcess, at: Endpoint, topic: str, node: int, newer: bool) -> set[str]:
+    elected = adapter.result("elect_leaders", at, {"election_type": "preferred",
+                                                   "partitions": [{"topic": topic, "partition": 0}]})
+    error = one(elected, f"{topic}-0")["error_name"] if elected["resources"] else elected["exception"]
+    assert error == ("ELECTION_NOT_NEEDED" if newer else "NONE"), elected  # the only replica leads already
+    moved = adapter.result("alter_partition_reassignments", at, {"reassignments": [
+        {"partition": {"topic": topic, "partition": 0}, "replicas": [node]}]})
+    listed = adapter.result("list_partition_reassignments", at, {"partitions": [{"topic": topic, "partition": 0}]})
+    everything = adapter.result("list_partition_reassignments", at, {"partitions": None})
+    assert everything["unsupported_options"] == ["partitions"]  # kadm lists named partitions only
+    if newer:  # KIP-455 (2.4)
+        assert one(moved, f"{topic}-0")["error_name"] == "NONE", moved
+        assert listed["exception"] is None and set(listed["result_fields"]) >= {"replicas", "adding_replicas"}
+    else:  # a 2.3 broker lacks both APIs: kgo refuses to send them (its errBrokerTooOld: the kind's refusal)
+        assert moved["exception"] == listed["exception"] == "kgo.errBrokerTooOld", (moved, listed)
+    dirs = adapter.result("describe_log_dirs", at, {"brokers": [node]})
+    assert dirs["resources"] and all(r["resource"].startswith(f"{node}:") for r in dirs["resources"])
+    held = [p for r in dirs["resources"] for p in r["fields"]["replicas"] if p["topic"] == topic]
+    assert sorted(p["partition"] for p in held) == [0, 1, 2]
+    assert set(held[0]) == {"topic", "partition", "size", "offset_lag", "is_future"}
+    return {"elect_leaders", "alter_partition_reassignments", "list_partition_reassignments", "describe_log_dirs"}
+
+
+def _cluster(adapter: AdapterProcess, at: Endpoint, broker: Any) -> set[str]:
+    described = adapter.result("describe_cluster", at, {"include_authorized_operations": False})
+    fields = one(described, "cluster")["fields"]
+    assert fields["nodes"] == sorted(b.node_id for b in broker.brokers)
+    assert fields["cluster_id"] and fields["authorized_operations"] is None
+    return {"describe_cluster"}
+
+
+def _acls_without_authorizer(adapter: AdapterProcess, at: Endpoint, topic: str) -> set[str]:
+    acl = {"resource_type": "topic", "resource_name": topic, "principal": "User:bob", "operation": "READ",
+           "permission": "ALLOW", "host": "*", "pattern": "LITERAL", "label": f"topic:{topic}:User:bob:READ:ALLOW"}
+    created = adapter.result("create_acls", at, {"acls": [acl]})
+    assert one(created, acl["label"])["error_name"] == "SECURITY_DISABLED", created
+    described = adapter.result("describe_acls", at, {"filter": {**acl, "label": None}})
+    assert one(described, f"topic:{topic}:User:bob:READ:ALLOW")["error_name"] == "SECURITY_DISABLED", described
+    deleted = adapter.result("delete_acls", at, {"filters": [acl]})
+    assert one(deleted, f"topic:{topic}:User:bob:READ:ALLOW")["error_name"] == "SECURITY_DISABLED", deleted
+    return {"create_acls", "describe_acls", "delete_acls"}
+
+
+def test_acls_and_authorization_on_a_sasl_cluster(adapter, kafka_cluster_factory, unique_topic):
+    cluster = kafka_cluster_factory(ClusterSpec.of("3.9", "kraft", sasl=SaslSpec(users=SASL_USERS)))
+    admin, alice = endpoint_of(cluster), endpoint_of(cluster, "alice")
+    topic = unique_topic("kc-fg-acl")
+    label = f"topic:{topic}:User:alice:DESCRIBE:ALLOW"
+    acl = {"resource_type": "topic", "resource_name": topic, "principal": "User:alice", "operation": "DESCRIBE",
+           "permission": "ALLOW", "host": "*", "pattern": "LITERAL", "label": label}
+    created = adapter.result("create_acls", admin, {"acls": [acl]})
+    assert one(created, label)["error_name"] == "NONE", created
+    flt = {"resource_type": "topic", "resource_name": topic, "principal": None, "operation": "ANY",
+           "permission": "ANY", "host": None, "pattern": "LITERAL"}
+    for _ in attempts(30, interval=0.5):  # KRaft: the ACL shows once the broker applied it
+        described = adapter.result("describe_acls", admin, {"filter": flt})
+        if one(described, f"topic:{topic}:*:ANY:ANY")["fields"].get("bindings") == [label]:
+            break
+    else:
+        raise AssertionError(f"{label} was not described: {described}")
+    denied = adapter.result("create_topics", alice, {"validate_only": False, "topics": [new_topic(topic)]})
+    assert one(denied, topic)["error_name"] == "TOPIC_AUTHORIZATION_FAILED", denied
+    assert one(denied, topic)["error_code"] == 29
+    deleted = adapter.result("delete_acls", admin, {"filters": [flt]})
+    assert one(deleted, f"topic:{topic}:*:ANY:ANY")["fields"]["deleted"] == [label], deleted
+    assert adapter.result("close", alice, {})["resources"] == []
+    assert adapter.close() == 0
+    assert b"alice-secret-pw" not in b"\n".join(adapter.lines)
+    assert "alice-secret-pw" not in adapter.log.read_text(errors="replace")
+
+
+def test_the_kind_through_kcompats_own_client(kafka_cluster_factory, admin_client_factory, unique_topic):
+    """``franz-go:RELEASE`` as every cell makes it: the arguments kcompat writes are the ones the adapter reads."""
+    cluster = kafka_cluster_factory(ClusterSpec.of("4.4", "kraft"))
+    client = admin_client_factory(cluster, f"franz-go:{RELEASE}")
+    topic = unique_topic("kc-franz-go-kind")
+    created = client.create_topics([NewTopic(topic, 2, 1, configs={"cleanup.policy": "compact"})])
+    assert created.client == "franz-go" and created.client_version == RELEASE
+    assert created.resource(topic).error_name == "NONE", created
+    grown = client.create_partitions([NewPartitions(topic, 3)], validate_only=True)
+    assert grown.resource(topic).error_name == "NONE", grown
+    for _ in attempts(30, interval=0.5):  # KRaft: a broker describes the topic once its metadata has it
+        described = client.describe_configs([ConfigTarget("topic", topic)], include_synonyms=True)
+        if described.resource(f"topic:{topic}").error_name != "UNKNOWN_TOPIC_OR_PARTITION":
+            break
+    configs = {c["name"]: c for c in described.resource(f"topic:{topic}").fields.get("configs", [])}
+    assert configs["cleanup.policy"]["value"] == "compact", described
+    assert client.describe_topics([topic]).resource(topic).fields["partitions"] == 2
+    for _ in attempts(30, interval=0.5):
+        if topic in {r.resource for r in client.list_topics().resources}:
+            break
+    else:
+        raise AssertionError(f"{topic} was never listed")
+    deleted = perform(client, DELETE_TOPICS, DeleteTopicsArgs([topic]))
+    assert deleted.resource(topic).error_name == "NONE", deleted
+    lacking = perform(client, DESCRIBE_FEATURES, DescribeFeaturesArgs())  # not declared: never sent
+    assert lacking.exception == "NotImplementedError"

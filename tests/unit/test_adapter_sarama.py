@@ -1,0 +1,52 @@
+"""The sarama installer's pure logic (release checks against the published list, the missing-Go line) and the
+adapter's table of Kafka's error names, kept equal to kcompat's own."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from kio.schema.errors import ErrorCode
+
+from kcompat.harness import ConfigError, HarnessConfig
+from kcompat.harness.clients import gomodule
+from kcompat.harness.clients.base import error_name
+from kcompat.harness.clients.kinds.sarama import install
+
+SERVED = ("1.50.3", "1.60.0", "1.60.1", "1.60.2", "1.61.0", "1.61.1")
+
+
+def _config(tmp_path, *, offline: bool = False) -> HarnessConfig:
+    return HarnessConfig(cache_dir=tmp_path / "cache", run_root=tmp_path / "runs", offline=offline)
+
+
+def test_a_missing_sarama_release_names_the_nearest_published(tmp_path) -> None:
+    def lister(module: str, config: HarnessConfig) -> tuple[str, ...]:
+        assert module == "github.com/IBM/sarama"
+        return SERVED
+
+    config = _config(tmp_path)
+    assert gomodule.check_release(install.LIBRARY, install.MODULE, "1.61.1", config, lister=lister) == "1.61.1"
+    with pytest.raises(ConfigError) as raised:
+        gomodule.check_release(install.LIBRARY, install.MODULE, "1.60.9", config, lister=lister)
+    assert str(raised.value) == "sarama 1.60.9 is not published; nearest: 1.60.1, 1.60.2, 1.61.0, 1.61.1"
+
+
+def test_a_missing_go_toolchain_is_one_line_naming_what_to_install(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(gomodule.shutil, "which", lambda name: None)
+    with pytest.raises(ConfigError, match=r"^no Go toolchain found to build a Go adapter: install Go"):
+        install.install("1.61.1", _config(tmp_path))
+
+
+def test_the_adapters_error_names_are_kafkas() -> None:
+    """sarama's KError has no names: the adapter carries Kafka's, the same as kcompat's ``error_name``."""
+    table = (install.SOURCES / "errors.go").read_text()
+    found = {int(code): name for code, name in re.findall(r'^\s*(-?\d+):\s*"([A-Z0-9_]+)",$', table, re.MULTILINE)}
+    expected = {int(code): error_name(int(code)) for code in ErrorCode if int(code) != 0}
+    assert found == expected
+
+
+def test_the_kafka_version_rule_is_stated_in_the_program() -> None:
+    source = (install.SOURCES / "main.go").read_text()
+    assert '"kafka_version": version.String(), "kafka_version_rule": rule' in source
+    assert "sarama.MaxVersion" in source and "sarama.DefaultVersion" in source
