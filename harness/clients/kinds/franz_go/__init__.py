@@ -8,13 +8,8 @@ adapter with Go.  kgo refuses a request the broker lacks with its own error
 
 from __future__ import annotations
 
-import dataclasses
-
 from ...adapter import adapter_kind
 from .. import Refusal
 
-KIND = dataclasses.replace(
-    adapter_kind(name="franz-go", order=50, library="franz-go", installer_module=f"{__name__}.install",
-                 refusal=Refusal(exceptions=("errBrokerTooOld",)), example="1.22.2"),
-    survey_default=lambda catalog: ())
-"""A survey drives it only when named (a reference needs a release, and its first use builds the adapter)."""
+KIND = adapter_kind(name="franz-go", order=50, library="franz-go", installer_module=f"{__name__}.install",
+                    refusal=Refusal(exceptions=("errBrokerTooOld",)), example="1.22.2")

@@ -8,13 +8,8 @@ own UNSUPPORTED_VERSION (KError 35), which every kind recognises.
 
 from __future__ import annotations
 
-import dataclasses
-
 from ...adapter import adapter_kind
 from .. import Refusal
 
-KIND = dataclasses.replace(
-    adapter_kind(name="sarama", order=51, library="sarama", installer_module=f"{__name__}.install",
-                 refusal=Refusal(), example="1.61.1"),
-    survey_default=lambda catalog: ())
-"""A survey drives it only when named (a reference needs a release, and its first use builds the adapter)."""
+KIND = adapter_kind(name="sarama", order=51, library="sarama", installer_module=f"{__name__}.install",
+                    refusal=Refusal(), example="1.61.1")
