@@ -51,7 +51,7 @@ from .plan import PlannedCell
 from .probe import Probe, ProbeContext, ProbeFailed, grant_acls
 from .probes import implementation
 from .probes._shared import bare_call
-from .verdict import Limits, Verdict, call_refused, judge, observe_again, settle
+from .verdict import Limits, Verdict, call_refused, judge, lacks_asked_option, observe_again, settle
 
 _SOURCE_ROOT = Path(__file__).resolve().parents[2]
 """The directory holding harness/, fixtures/ and scenarios/: a bug's place is named relative to it."""
@@ -211,7 +211,8 @@ class _Run:
                         raise
                     observed = bare_call(context, exc)  # refusal is documented: the set-up is moot
                 if claim.bound is not None:  # a javadoc claim judges whether the call was refused: record it
-                    observed = {**observed, REFUSED: call_refused(observed, self.planned.client.kind)}
+                    observed = {**observed, REFUSED: call_refused(observed, self.planned.client.kind)
+                                or lacks_asked_option(claim, observed)}
             except ProbeFailed as exc:
                 if not seen:
                     raise

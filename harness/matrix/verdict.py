@@ -37,6 +37,15 @@ ABSENT_METHOD = frozenset({"NoSuchMethodException", "NotImplementedError", "Clas
 """How a client release without an admin method says so (the sidecar's reflection, confluent-kafka's absence)."""
 
 
+def lacks_asked_option(claim: Claim, observed: Mapping[str, Any]) -> bool:
+    """The client made the call without an option the claim asks for (its ``unsupported_options`` names a true
+    argument of the claim, such as ``include_authorized_operations``): it can't express the claim at all, as
+    a release without the method can't."""
+    asked = {key for key, value in claim.args.items() if value is True}
+    named = observed.get("unsupported_options")
+    return bool(asked & set(named)) if isinstance(named, list) else False
+
+
 def call_refused(observed: Mapping[str, Any], client_kind: str) -> bool:
     """A javadoc claim's ``refused``: the client did not make the call, refusing the broker's versions or
     lacking the method in its release."""
@@ -178,8 +187,11 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
     has_method = bound is None or bool(bound.get("has_method", True))
     if bound is not None and not kind(client_kind).documents_itself and observed.get("exception") in ABSENT_METHOD:
         has_method = False  # the documenting release has it, this client's library does not: asserted by absence
+    lacking = bound is not None and lacks_asked_option(claim, observed)
+    if lacking:
+        has_method = False  # it made the call without the option the claim is about: short, as without the method
     if bound is not None:
-        observed = {**observed, REFUSED: call_refused(observed, client_kind)}
+        observed = {**observed, REFUSED: call_refused(observed, client_kind) or lacking}
         if not has_method:  # the release lacks the method: the client is short
             short = "both" if short in ("broker", "both") else "client"
     # the javadoc says this broker supports the call and both sides have the API: a client that refuses it
@@ -191,7 +203,7 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
     refused = sends and (limits.refused or (limits.client_refuses and not in_range))
     refusal = call_refused if bound is not None else refusal_observed  # a javadoc claim: a missing method too
     verdict = _judged(refusal_documented(claim, limits) if refused else documented_for(claim, client_kind, short),
-                      short, {**observed, "refused": refusal(observed, client_kind)} if refused else observed)
+                      short, {**observed, "refused": refusal(observed, client_kind) or lacking} if refused else observed)
     if (sends and limits.absent and not in_range and verdict.outcome == "deviation"
             and refusal_observed(observed, client_kind)):
         return Verdict("unsupported", short, refusal_documented(claim, limits))

@@ -352,3 +352,13 @@ def test_a_claim_naming_options_in_order_binds_the_first_the_release_documents(c
         else:  # a release without either setter can't express the option: the client is short
             assert bound.bound["has_method"] is False
             assert bound.expect[0].quote == "kafka-clients 2.5.0's createTopics says nothing of inGroupStates or inStates"
+
+
+def test_a_client_that_drops_the_option_the_claim_asks_for_is_short_like_one_without_the_method(claim: Claim) -> None:
+    """kafkajs can't ask for authorized operations: it describes the cluster without them and says so."""
+    bound = replace(_bound(claim), args={"include_authorized_operations": True})
+    dropped = {**WORKED, "unsupported_options": ["include_authorized_operations"]}
+    verdict = judge(bound, "confluent", _limits("3.9.0"), dropped)
+    assert (verdict.outcome, verdict.limited_by) == ("unsupported", "client")
+    other = {**WORKED, "unsupported_options": ["include_documentation"]}  # an option the claim does not ask for
+    assert judge(bound, "confluent", _limits("3.9.0"), other).outcome == "pass"
