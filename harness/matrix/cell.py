@@ -45,13 +45,14 @@ from ..records import RECORDS_FILE, RUN_FILE, Record, append_record
 from ..recorder import Mark, Traffic, cross_check
 from ..spec import ClusterSpec
 from .admin_docs import bind
-from .claims import REFUSED, parse_acl
+from .claims import API_KEYS, REFUSED, parse_acl
 from .env import AdminClientFactory, CellEnv, endpoint_of
 from .plan import PlannedCell
 from .probe import Probe, ProbeContext, ProbeFailed, grant_acls
 from .probes import implementation
 from .probes._shared import bare_call
-from .verdict import Limits, Verdict, call_refused, judge, lacks_asked_option, observe_again, settle
+from .verdict import (Limits, Verdict, call_refused, judge, judge_without, lacks_asked_option, observe_again,
+                      settle)
 
 _SOURCE_ROOT = Path(__file__).resolve().parents[2]
 """The directory holding harness/, fixtures/ and scenarios/: a bug's place is named relative to it."""
@@ -203,6 +204,12 @@ class _Run:
         context = first
         while True:
             started_at = _now()
+            offered = {v.api_key for v in context.cluster.api_versions}
+            missing = [api for api in claim.requires if API_KEYS[api] not in offered]
+            if missing:  # what the claim is about can't exist on this broker: the bare call must not succeed
+                observed = bare_call(context, NotOffered(f"the broker offers no {', '.join(missing)}"))
+                seen.append(Observation(judge_without(claim, missing, observed), observed, context, started_at))
+                return seen
             try:
                 try:
                     observed = observe(context)

@@ -159,6 +159,9 @@ class Claim:
     bound: Mapping[str, Any] | None = None
     """Once bound to a cell's client: the release whose javadoc was read, the sentence or schema line, its path,
     and whether the client release has the method at all (``admin_docs.bind``)."""
+    requires: tuple[str, ...] = ()
+    """APIs the broker must offer for what the claim is about to exist at all (share groups need
+    ShareGroupDescribe): on a broker without one, the call must not succeed, and nothing else is asked."""
 
     @property
     def api_key(self) -> int:
@@ -468,7 +471,7 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
     if not isinstance(raw, dict):
         raise _fail(here, "[[claim]] entries are tables")
     known = {"id", "section", "api", "versions", "probe", "args", "expect", "fallback", "cluster", "clients",
-             "brokers"} | ({"method", "statement"} if javadoc else set())
+             "brokers", "requires"} | ({"method", "statement"} if javadoc else set())
     unknown = set(raw) - known
     if unknown:
         key = sorted(unknown)[0]
@@ -540,9 +543,14 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
         if not isinstance(raw["brokers"], str) or bound is None:
             raise _fail(where(index, "brokers"), f"brokers is a release bound like \">=2.0\", not {raw['brokers']!r}")
         since = KafkaVersion.parse(bound["since"])
+    requires = _strings(raw.get("requires", []), where(index, "requires"), "requires")
+    for api in requires:
+        if api not in API_KEYS:
+            raise _fail(where(index, "requires"), f"unknown API {api!r} in requires (Kafka's names: "
+                                                  "ShareGroupDescribe, ...)")
     return Claim(f"{kip}/{raw['id']}", kip, raw["section"], raw["api"], int(versions["min"]), None,
                  raw["probe"], dict(args), expect, fallback, cluster, clients, here, since,
-                 method if javadoc else None, statement if javadoc else "method")
+                 method if javadoc else None, statement if javadoc else "method", requires=tuple(requires))
 
 
 def load_claims_file(path: Path) -> KipClaims:

@@ -139,6 +139,18 @@ class Verdict:
     reason: str | None = None
 
 
+def judge_without(claim: Claim, missing: Sequence[str], observed: Mapping[str, Any]) -> Verdict:
+    """A cell whose broker lacks an API the claim ``requires`` (share groups without ShareGroupDescribe): what
+    the claim is about can't exist there, so the call must not succeed (an error or the client's refusal,
+    ``unsupported``, limited by the broker); a call that succeeds is a deviation."""
+    documented = {"case": "requires", "requires": list(missing), "expect": {"succeeded": False}}
+    succeeded = observed.get("error") in (None, "NONE") and not observed.get("exception")
+    if not succeeded:  # a client that lacks the method is short too
+        return Verdict("unsupported", "both" if observed.get("exception") in ABSENT_METHOD else "broker", documented)
+    return Verdict("deviation", None, documented, [{"key": "succeeded", "documented": False, "observed": True}],
+                   reason=f"succeeded on a broker without {', '.join(missing)}")
+
+
 def observe_again(verdicts: Sequence[Verdict], limit: int) -> bool:
     """Whether to observe the cell once more: its first observation deviated, every one so far was judged,
     and fewer than ``limit`` (observations in all) were made.  A pass or an unsupported is never repeated:

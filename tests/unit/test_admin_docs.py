@@ -362,3 +362,26 @@ def test_a_client_that_drops_the_option_the_claim_asks_for_is_short_like_one_wit
     assert (verdict.outcome, verdict.limited_by) == ("unsupported", "client")
     other = {**WORKED, "unsupported_options": ["include_documentation"]}  # an option the claim does not ask for
     assert judge(bound, "confluent", _limits("3.9.0"), other).outcome == "pass"
+
+
+def test_on_a_broker_without_what_the_claim_requires_the_call_must_not_succeed(claim: Claim) -> None:
+    from kcompat.harness.matrix.verdict import judge_without
+
+    missing = ["ShareGroupDescribe"]
+    found = judge_without(claim, missing, {"error": "GROUP_ID_NOT_FOUND", "exception": "GroupIdNotFoundException"})
+    assert (found.outcome, found.limited_by) == ("unsupported", "broker")
+    assert found.documented == {"case": "requires", "requires": missing, "expect": {"succeeded": False}}
+    assert judge_without(claim, missing, {"exception": "NotImplementedError"}).limited_by == "both"
+    succeeded = judge_without(claim, missing, {"error": "NONE", "exception": None})
+    assert succeeded.outcome == "deviation" and succeeded.differences[0]["key"] == "succeeded"
+
+
+def test_requires_names_apis(tmp_path: Path) -> None:
+    from kcompat.harness.matrix.claims import ClaimError
+
+    path = tmp_path / "DOCS-admin.toml"
+    path.write_text(BOOK.replace('probe = "create_topic"', 'probe = "create_topic"\nrequires = ["ShareGroupDescribe"]'))
+    assert load_claims_file(path).claims[0].requires == ("ShareGroupDescribe",)
+    path.write_text(BOOK.replace('probe = "create_topic"', 'probe = "create_topic"\nrequires = ["ShareGroups"]'))
+    with pytest.raises(ClaimError, match="unknown API 'ShareGroups' in requires"):
+        load_claims_file(path)
