@@ -1,17 +1,19 @@
 """Per-call overhead of each client adapter over the bare admin round trip, and of the request recorder.
 
-    .venv/bin/python bench/clients.py [--calls 200] [--version 3.9] [--recorder-only]
+    .venv/bin/python bench/clients.py [--calls 200] [--version 3.9] [--clients wire,confluent,...] [--recorder-only]
 
 One broker is booted; a topic is created; then, interleaved round by round so
 drift hits every client alike, DescribeConfigs of that topic is timed:
 
 * raw: a prebuilt DescribeConfigs request sent on an open ``WireConnection``
   (framing, kio encode/decode and the broker's work: the floor);
-* wire / confluent / java: the same call through each ``AdminClient``
-  adapter, record conversion included.
+* each client of ``--clients`` (default: every kind, adapters at the releases
+  issue 18 names): the same call through its ``AdminClient``, record conversion
+  included (for an adapter: the JSON line each way and the library's own call).
 
-Overhead = adapter p50 - raw p50.  Also: the Java sidecar's start (JVM up and
-ready line, compile cached) for one kafka-clients release.
+Overhead = client p50 - raw p50 (issue 18: at most 5 ms per adapter call).
+Also each adapter process's start: from launch to its ready line, installed
+and compiled already (the Java sidecar's JVM, node, a Go binary, a venv's Python).
 
 The request recorder (``kcompat.harness.recorder``, issue 18: at most 2 ms
 p50 added per request): prebuilt raw requests on an open connection, once
@@ -34,7 +36,7 @@ from collections.abc import Callable
 
 from kcompat.harness import ClusterSpec, HarnessConfig
 from kcompat.harness.clients import ConfigTarget, Endpoint, NewTopic, client_for
-from kcompat.harness.clients.java import Sidecar, close_sidecars
+from kcompat.harness.clients.adapter import AdapterProcess, close_processes
 from kcompat.harness.protocol import (API_VERSIONS, METADATA, WireConnection, build_request, metadata_request,
                                       nested_type, pick_version)
 from kcompat.harness.providers import Cluster
@@ -106,6 +108,9 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--version", default="3.9")
     parser.add_argument("--java-client", default="4.4.0")
+    parser.add_argument("--clients", default="wire,confluent,java:{java},kafka-python:3.0.12,kafkajs:2.2.4,"
+                                              "franz-go:1.22.2,sarama:1.61.1",
+                        help="client references, comma-separated ({java} is --java-client)")
     parser.add_argument("--recorder-only", action="store_true", help="measure the request recorder alone")
     args = parser.parse_args()
     config = HarnessConfig.resolve()
@@ -120,8 +125,8 @@ def main() -> None:
             return
         endpoint = Endpoint(cluster.bootstrap_servers)
         target = [ConfigTarget("topic", "bench-topic")]
-        clients = {kind: client_for(kind, endpoint, config)
-                   for kind in ("wire", "confluent", f"java:{args.java_client}")}
+        clients = {ref: client_for(ref, endpoint, config)
+                   for ref in args.clients.format(java=args.java_client).split(",") if ref}
         host, port = endpoint.first
         raw = WireConnection(host, port)
         offered = {r.api_key: r for r in raw.api_versions()}
@@ -135,28 +140,31 @@ def main() -> None:
             calls[name] = lambda c=client: c.describe_configs(target)  # type: ignore[misc]
         sent = {name: getattr(fn(), "request_version", version) for name, fn in calls.items()}  # warm-up
         timings = timed_rounds(calls, args.calls)
-        for client in clients.values():
+        starts: dict[str, float] = {}
+        for name, client in clients.items():
             client.close()
+            process = getattr(client, "process", None)
+            if isinstance(process, AdapterProcess):  # the process again, from launch to its ready line
+                process.close()
+                started = time.monotonic()
+                process.start()
+                starts[name] = time.monotonic() - started
         raw.close()
-    close_sidecars()
-
-    started = time.monotonic()
-    sidecar = Sidecar(args.java_client, config)
-    sidecar.call("version", None, {})
-    sidecar_start = time.monotonic() - started
-    sidecar.close()
+    close_processes()
 
     base = statistics.median(timings["raw"])
     print(f"\nAdapters: broker Kafka {cluster.spec.version} ({cluster.spec.mode}); "
           f"{args.calls} calls per client, interleaved\n")
-    print("| path | DescribeConfigs version sent | p50 (ms) | p95 (ms) | overhead over raw, p50 (ms) |")
-    print("|---|---|---|---|---|")
+    print("| path | DescribeConfigs version sent | p50 (ms) | p95 (ms) | overhead over raw, p50 (ms) | "
+          "adapter start (s) |")
+    print("|---|---|---|---|---|---|")
     for name, values in timings.items():
         p50 = statistics.median(values)
-        print(f"| {name} | v{sent[name]} | {p50 * 1000:.2f} | {percentile(values, 0.95) * 1000:.2f} | "
-              f"{'-' if name == 'raw' else f'{(p50 - base) * 1000:.2f}'} |")
-    print(f"\nJava sidecar start (kafka-clients {args.java_client}, compiled classes cached): {sidecar_start:.2f} s, "
-          "once per (worker, client version)")
+        start = f"{starts[name]:.2f}" if name in starts else "-"
+        shown = "-" if sent[name] is None else f"v{sent[name]}"  # an adapter may not know: the recorder does
+        print(f"| {name} | {shown} | {p50 * 1000:.2f} | {percentile(values, 0.95) * 1000:.2f} | "
+              f"{'-' if name == 'raw' else f'{(p50 - base) * 1000:.2f}'} | {start} |")
+    print("\nadapter start: launch to ready line, installed and compiled already; once per (worker, release)")
 
 
 if __name__ == "__main__":
