@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import hashlib
 import importlib
+import importlib.util
 import json
 import os
 import selectors
@@ -347,6 +349,14 @@ def check_published(library: str, release: str, published: Sequence[str]) -> str
     raise ConfigError(f"{library} {release} is not published; nearest releases: {', '.join([*below, *above])}")
 
 
+def sources_digest(directory: Path) -> str:
+    """sha256 over every file under ``directory`` (relative name and bytes, in name order); caches left out."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in directory.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(str(path.relative_to(directory)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def adapter_kind(*, name: str, order: int, library: str, installer_module: str, refusal: Refusal,
                  example: str) -> ClientKind:
     """A ``ClientKind`` whose client is an adapter program of this package (``kinds/<module>/adapter/``): releases
@@ -375,6 +385,12 @@ def adapter_kind(*, name: str, order: int, library: str, installer_module: str, 
     def check(release: str, config: HarnessConfig) -> str:
         return check_published(library, release, installer(installer_module).published(config))
 
+    def program() -> str:
+        """sha256 over the adapter program's files (``kinds/<module>/adapter/``), names and bytes in name order."""
+        spec = importlib.util.find_spec(installer_module.rsplit(".", 1)[0])
+        assert spec is not None and spec.submodule_search_locations, installer_module
+        return sources_digest(Path(list(spec.submodule_search_locations)[0]) / "adapter")
+
     def by_name(client: Any, op: str, args: object) -> AdminResult:
         assert isinstance(client, AdapterClient)
         return client.perform_by_name(op, args)
@@ -383,5 +399,5 @@ def adapter_kind(*, name: str, order: int, library: str, installer_module: str, 
         name=name, order=order, library=library, release="required",
         release_note=f"the {name} client needs a {library} release, e.g. {name}:{example}",
         make=make, limits=limits, modules=(installer_module,), refusal=refusal, measured=True,
-        check_release=check, perform_by_name=by_name,
+        check_release=check, perform_by_name=by_name, program=program,
         survey_default=lambda catalog: ())  # a release must be named: a survey drives it only when asked

@@ -175,6 +175,9 @@ class ClientLimits:
     operations: tuple[str, ...] = ()
     """The admin operations a measurement made (``kcompat.harness.operations``): one made before an operation
     existed knows nothing of its API, and is measured again."""
+    program: str | None = None
+    """An adapter kind's measurement: the digest of the adapter program it ran (``ClientKind.program``); one
+    made by other sources is measured again."""
 
     @property
     def ref(self) -> str:
@@ -183,7 +186,7 @@ class ClientLimits:
     def as_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "release": self.release, "newest": dict(sorted(self.newest.items())),
                 "oldest": dict(sorted(self.oldest.items())), "measured_at": self.measured_at, "how": self.how,
-                "operations": sorted(self.operations)}
+                "operations": sorted(self.operations), **({"program": self.program} if self.program else {})}
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> ClientLimits:
@@ -202,8 +205,11 @@ class ClientLimits:
         operations = data.get("operations", [])
         if not isinstance(operations, list) or not all(isinstance(o, str) for o in operations):
             raise ConfigError(f"{where}: operations is a list of operation names")
+        program = data.get("program")
+        if not isinstance(program, (str, type(None))):
+            raise ConfigError(f"{where}: program is the adapter program's digest (a string)")
         return cls(str(text["kind"]), str(text["release"]), maps["newest"], maps["oldest"],
-                   data.get("measured_at"), str(text["how"]), tuple(operations))
+                   data.get("measured_at"), str(text["how"]), tuple(operations), program)
 
 
 @dataclass(frozen=True)

@@ -92,8 +92,9 @@ def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
     client = f"{ref.kind} {version}" + (f" (librdkafka {under})" if under else "")
     how = (f"stub broker advertising kio's versions{_open_note(capped, beyond)}; {client} made "
            "every admin call of kcompat.harness.clients.limits.exercise; the newest version each request header carried")
+    program = kind(ref.kind).program
     return ClientLimits(ref.kind, version, newest, {}, datetime.datetime.now(datetime.UTC).date().isoformat(), how,
-                        tuple(sorted(operations())))
+                        tuple(sorted(operations())), program() if program is not None else None)
 
 
 def _open_note(capped: set[int], beyond: Mapping[str, int]) -> str:
@@ -204,9 +205,10 @@ def measured(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
 
 
 def current(limits: ClientLimits) -> bool:
-    """Whether a measurement made every operation there is now: one older than an operation never sent its
-    API, and would make the client look short of it."""
-    return set(operations()) <= set(limits.operations)
+    """Whether a measurement made every operation there is now (one older than an operation never sent its
+    API, and would make the client look short of it), with the adapter program there is now."""
+    program = kind(limits.kind).program
+    return set(operations()) <= set(limits.operations) and (program is None or limits.program == program())
 
 
 _KNOWN: dict[tuple[str, str], ClientLimits] = {}

@@ -100,3 +100,18 @@ def test_a_release_the_registry_lacks_names_the_nearest() -> None:
         check_published("kafkajs", "2.2.9", published)
     with pytest.raises(ConfigError, match="lists no release"):
         check_published("kafkajs", "2.2.9", [])
+
+
+def test_a_measurement_made_by_other_adapter_sources_is_not_current() -> None:
+    from kcompat.harness.clients import kind
+    from kcompat.harness.clients.base import ClientLimits
+    from kcompat.harness.clients.limits import current
+
+    program = kind("kafkajs").program
+    assert program is not None and len(program()) == 64 and program() == program()
+    made = ClientLimits("kafkajs", "2.2.4", {"Metadata": 6}, operations=tuple(operations()), program=program())
+    assert current(made)
+    assert not current(ClientLimits("kafkajs", "2.2.4", {"Metadata": 6}, operations=tuple(operations()),
+                                    program="0" * 64))
+    assert ClientLimits.from_json(made.as_json(), "here") == made
+    assert kind("wire").program is None and "program" not in ClientLimits("wire", "0.5.0", {}).as_json()

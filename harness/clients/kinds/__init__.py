@@ -91,6 +91,9 @@ class ClientKind:
     perform_by_name: Callable[[AdminClient, str, object], AdminResult] | None = None
     """Runs any operation by its name with its arguments as JSON (a sidecar): operations this kind has no
     module for (``kcompat.harness.operations.perform``)."""
+    program: Callable[[], str] | None = None
+    """An adapter kind: the digest of its adapter program's sources, which a measurement of its limits records
+    (a measurement made by other sources is measured again)."""
     survey_default: Callable[[Catalog], tuple[str, ...]] | None = None
     """The references ``kcompat clients survey`` drives when none are named; None: the kind's name alone."""
 
