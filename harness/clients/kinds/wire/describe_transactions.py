@@ -30,6 +30,7 @@ def transaction_fields(state: Any) -> dict[str, Any]:
 @_observed
 def describe_transactions(client: WireClient, args: DescribeTransactionsArgs, version: int | None) -> AdminResult:
     """One request per transactional id, to its coordinator; a FindCoordinator error is that id's result."""
+    client.require("describe_transactions", DESCRIBE_TRANSACTIONS_KEY, version)  # refused before any look-up
     outcomes = []
     sent: int | None = None
     for transactional_id in args.transactional_ids:

@@ -30,6 +30,7 @@ RETRIABLE = frozenset({"CONCURRENT_TRANSACTIONS", "COORDINATOR_LOAD_IN_PROGRESS"
 @FENCE_PRODUCERS.implement(WireClient)
 @_observed
 def fence_producers(client: WireClient, args: FenceProducersArgs, version: int | None) -> AdminResult:
+    client.require("fence_producers", INIT_PRODUCER_ID, version)  # a broker without it: refused before any look-up
     outcomes = []
     sent: int | None = None
     for transactional_id in args.transactional_ids:
