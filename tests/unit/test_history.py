@@ -5,6 +5,8 @@ The SQL runs here on DuckDB (no JVM); tests/integration/test_history.py runs the
 
 from __future__ import annotations
 
+from kcompat.harness.records import SCHEMA_VERSION
+
 import json
 import re
 from pathlib import Path
@@ -64,7 +66,7 @@ def test_records_of_every_schema_version_are_rows(tmp_path: Path) -> None:
                    **{CONFLUENT: observations("deviation", "pass", "deviation")})
     lines = (path / "records.jsonl").read_text().splitlines()
     v1, v2 = json.loads(lines[0]), json.loads(lines[1])
-    assert v1["schema_version"] == 4 and "broker_min_version" in v1 and "observations" in v2
+    assert v1["schema_version"] == SCHEMA_VERSION and "broker_min_version" in v1 and "observations" in v2
     v1["schema_version"] = 1
     for key in ("broker_min_version", "observations", "intermittent"):
         del v1[key]
@@ -75,7 +77,7 @@ def test_records_of_every_schema_version_are_rows(tmp_path: Path) -> None:
     assert parsed.quarantine == []
     rows = {r["cell_id"]: r for r in parsed.rows}
     assert sorted(rows) == sorted([JAVA, WIRE, CONFLUENT])
-    assert {json.loads(r["record"])["schema_version"] for r in parsed.rows} == {1, 2, 4}
+    assert {json.loads(r["record"])["schema_version"] for r in parsed.rows} == {1, 2, SCHEMA_VERSION}
     assert [(rows[c]["intermittent"], rows[c]["held_count"], rows[c]["observation_count"])
             for c in (JAVA, WIRE, CONFLUENT)] == [(False, None, None), (False, None, None), (True, 1, 3)]
 

@@ -6,6 +6,8 @@ and the history store all read through ``parse_lines``, so a hostile line is ref
 
 from __future__ import annotations
 
+from kcompat.harness.records import SCHEMA_VERSION
+
 import json
 from typing import Any
 
@@ -123,13 +125,13 @@ def test_every_schema_version_reads_and_only_3_on_have_observations() -> None:
     assert [(r.schema_version, r.observations, r.intermittent, r.held) for _, r in records[:2]] == [
         (1, [], False, None), (2, [], False, None)]
     third = records[2][1]
-    assert third.schema_version == 4 and third.intermittent and third.held == (1, 2)  # the fail counts for neither
+    assert third.schema_version == SCHEMA_VERSION and third.intermittent and third.held == (1, 2)  # the fail counts for neither
     assert third.held_text == "held 1 of 2"
     assert json.loads(third.line())["observations"] == OBSERVED
     v3 = _good(schema_version=3, outcome="fail", reason="TypeError: a bug of ours, as version 3 recorded it")
     records, bad = parse_lines((json.dumps(v3) + "\n").encode())
     assert bad == [] and records[0][1].schema_version == 3 and records[0][1].outcome == "fail"
-    _, unknown = parse_lines((json.dumps(_good(schema_version=5)) + "\n").encode())
+    _, unknown = parse_lines((json.dumps(_good(schema_version=SCHEMA_VERSION + 1)) + "\n").encode())
     assert [b.kind for b in unknown] == ["unknown_schema"]
 
 

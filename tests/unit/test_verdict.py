@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from kcompat.harness.records import SCHEMA_VERSION
+
 import json
 from pathlib import Path
 
@@ -259,7 +261,7 @@ def test_records_round_trip_and_a_torn_line_is_skipped(tmp_path: Path) -> None:
     assert [r.cell_id for r in report.records] == ["KIP-525/x[2.4.1-zk|java:3.7.0]", "KIP-525/x[2.4.1-zk|wire@v5]"]
     assert report.records[0] == first
     assert report.torn_last_line and len(report.unknown_schema) == 1 and len(report.malformed) == 1
-    assert json.loads(first.line())["schema_version"] == 4
+    assert json.loads(first.line())["schema_version"] == SCHEMA_VERSION
 
 
 @pytest.mark.parametrize("bad", ["KIP-525/x", "KIP-525/x[2.4.1|wire]", "KIP-525/x[2.4.1-zk|java:../x]", "x[1.0-zk|wire]"])
@@ -272,7 +274,7 @@ def test_a_malformed_cell_id_is_refused(bad: str) -> None:
 def test_a_schema_version_1_record_is_still_read() -> None:
     """Version 2 added broker_min_version and the refused case; a version-1 line reads with the field null."""
     data = json.loads(_record("KIP-525/x[2.4.1-zk|wire]").line())
-    assert data["schema_version"] == 4
+    assert data["schema_version"] == SCHEMA_VERSION
     for key in ("broker_min_version", "observations", "intermittent"):
         data.pop(key)
     old = Record.from_json({**data, "schema_version": 1})
