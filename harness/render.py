@@ -188,8 +188,9 @@ def _delegation_tokens(spec: ClusterSpec, sasl: SaslSpec) -> dict[str, str]:
     """Delegation tokens on, where the release has them: they need a SASL listener, so every SASL cluster
     serves the token calls without a cluster of its own.  The key is derived from the super user's password:
     the same on every node of the cluster, never written anywhere else."""
-    if not spec.version.supports("delegation_tokens"):
-        return {}
+    if not spec.version.supports("delegation_tokens") or (
+            spec.mode == "kraft" and not spec.version.supports("kraft_delegation_tokens")):
+        return {}  # a KRaft broker before 3.6 refuses to boot with a token key
     name = ("delegation.token.secret.key" if spec.version.supports("delegation_token_secret_key")
             else "delegation.token.master.key")
     return {name: hashlib.sha256(f"kcompat-delegation-token:{sasl.super_password}".encode()).hexdigest()}

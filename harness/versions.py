@@ -78,6 +78,9 @@ CAPABILITIES: dict[str, Capability] = {
     "delegation_tokens": Capability("1.1", None, "KIP-48: delegation.token.master.key enables them"),
     "dynamic_quorum": Capability("3.9", None, "KIP-853: kafka-storage format --initial-controllers, "
                                               "controller.quorum.bootstrap.servers"),
+    "kraft_delegation_tokens": Capability("3.6", None, "KIP-900: delegation tokens in KRaft mode (3.3-3.5 refuse "
+                                                      "to boot with a token key: \"Delegation tokens are not "
+                                                      "supported\")"),
     "delegation_token_secret_key": Capability("2.8", None, "KAFKA-10692: delegation.token.secret.key, "
                                                            "delegation.token.master.key deprecated"),
     "share_coordinator": Capability("4.0", None, "KIP-932: the share coordinator and its __share_group_state "

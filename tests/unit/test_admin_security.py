@@ -38,7 +38,9 @@ def _props(version: str, mode: str, sasl: SaslSpec | None, node: int = 1) -> dic
 
 @pytest.mark.parametrize(("version", "mode", "key"), [
     ("1.0", "zk", None), ("1.1", "zk", "delegation.token.master.key"), ("2.2", "zk", "delegation.token.master.key"),
-    ("2.8", "zk", "delegation.token.secret.key"), ("3.9", "kraft", "delegation.token.secret.key"),
+    ("2.8", "zk", "delegation.token.secret.key"), ("3.5", "zk", "delegation.token.secret.key"),
+    ("3.5", "kraft", None),  # KRaft has tokens from 3.6 (KIP-900): 3.3-3.5 refuse to boot with a key
+    ("3.6", "kraft", "delegation.token.secret.key"), ("3.9", "kraft", "delegation.token.secret.key"),
     ("4.4", "kraft", "delegation.token.secret.key")])
 def test_a_sasl_cluster_enables_delegation_tokens_where_the_release_has_them(version: str, mode: str,
                                                                              key: str | None) -> None:
