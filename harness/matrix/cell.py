@@ -62,6 +62,10 @@ class ClientUnavailable(HarnessError):
     """The cell's client could not be made (a release that can't be resolved, compiled or started)."""
 
 
+class ClusterUnavailable(HarnessError):
+    """The cell's cluster could not be booted (a broker that exits during boot, a boot past its deadline)."""
+
+
 @dataclass(frozen=True)
 class Observation:
     """One run of the cell's probe and its judgement (a record's ``observations`` entry)."""
@@ -106,7 +110,14 @@ def run_cell(planned: PlannedCell, env: CellEnv) -> Record:
         spec: ClusterSpec | None = None
         try:
             spec = env.specs.spec(planned)  # compiles the cluster's plug-ins: a javac error is infra
-            record = run.attempt(env.clusters(spec), clients, attempt)
+            if (broken := env.broken.get(_cluster_key(spec))) is not None:
+                record = run.failed("infra_error", broken, 2)  # it failed to boot twice for an earlier cell
+                break
+            try:
+                cluster = env.clusters(spec)
+            except HarnessError as exc:
+                raise ClusterUnavailable(str(exc)) from exc
+            record = run.attempt(cluster, clients, attempt)
             closing = clients
             break
         except HarnessError as exc:
@@ -118,6 +129,8 @@ def run_cell(planned: PlannedCell, env: CellEnv) -> Record:
                 continue
             if isinstance(exc, ClientUnavailable):
                 env.broken[str(planned.client)] = str(exc)
+            if isinstance(exc, ClusterUnavailable) and spec is not None:
+                env.broken[_cluster_key(spec)] = str(exc)
             record = run.failed("infra_error", str(exc), attempt)
         except ProbeFailed as exc:  # a set-up step refused: no observation to judge
             record = run.failed("fail", f"{type(exc).__name__}: {exc}", attempt)
@@ -134,6 +147,11 @@ def run_cell(planned: PlannedCell, env: CellEnv) -> Record:
     if closing is not None:  # after the record: a client library that kills the process closing its client
         closing.close()      # leaves the verdict behind, and the run adds the death to it (matrix.runner)
     return record
+
+
+def _cluster_key(spec: ClusterSpec) -> str:
+    """A cluster's name in ``CellEnv.broken``: its label and plug-ins (never its SASL passwords)."""
+    return f"cluster {spec.label} {' '.join(str(p) for p in spec.extra_classpath)}".rstrip()
 
 
 @dataclass

@@ -135,8 +135,9 @@ class CellEnv:
     """One process's means of running cells: the pytest plugin makes it from fixtures, a script with ``open``.
 
     ``granted`` remembers the cluster-level ACLs already granted per cluster;
-    ``broken`` the client references that could not be made twice, with the
-    reason, so later cells of that client don't pay for them again;
+    ``broken`` the client references that could not be made twice, and the
+    clusters (by spec) that could not be booted twice, with the reason, so
+    later cells of that client or cluster don't pay for them again;
     ``recorders`` the request recorder in front of each cluster, through which
     every cell's client under test connects (closed with the environment).
     """

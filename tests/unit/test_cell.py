@@ -80,6 +80,16 @@ def test_a_harness_error_is_retried_once_on_a_fresh_cluster_then_infra_error(tmp
     assert len(clusters.asked) == 2 and clusters.discarded == clusters.asked[:1]
 
 
+def test_a_cluster_that_failed_to_boot_twice_is_not_booted_again_for_the_next_cell(tmp_path: Path) -> None:
+    """KRaft 3.3-3.5 once refused every SASL boot: each of hundreds of cells paid two boots for nothing."""
+    clusters = RaisingClusters(BootError("broker 1 exited with code 1 during boot"))
+    env = _env(tmp_path, clusters)
+    first, second = run_cell(_cell(), env), run_cell(_cell(), env)
+    assert len(clusters.asked) == 2  # the first cell's two attempts; none for the second
+    assert (second.outcome, second.reason) == ("infra_error", "broker 1 exited with code 1 during boot")
+    assert first.reason == second.reason
+
+
 @pytest.mark.parametrize("error", [TypeError("bad operand"), AttributeError("no attribute 'x'")])
 def test_the_reason_of_a_bug_names_the_innermost_frame(error: Exception) -> None:
     try:
