@@ -186,7 +186,8 @@ class _Run:
             limits = Limits(broker_max_version(cluster.api_versions, claim.api), client_max,
                             broker_min_version(cluster.api_versions, claim.api), planned.version, client_min)
             seen = self._observe(ProbeContext(planned, client, admin, cluster, env.topic, env.store(),
-                                              reach=recorder.proxy_of), limits, recorder.traffic)
+                                              reach=recorder.proxy_of, traffic=recorder.traffic),
+                                 limits, recorder.traffic)
         finally:
             admin.close()
         context = seen[0].context

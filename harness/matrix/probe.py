@@ -9,6 +9,8 @@ broker's (``infra_error``).
 
 from __future__ import annotations
 
+import dataclasses
+
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -24,6 +26,7 @@ from ..protocol import METADATA, metadata_request, pick_version
 from ..providers import Cluster
 from ..tools import add_acls_zookeeper, list_acls_zookeeper
 from ..waiting import attempts
+from ..recorder import Traffic
 from .acls import AclCheck, acl_check, authorizes_nothing
 from .env import endpoint_of
 from .plan import PlannedCell
@@ -55,6 +58,9 @@ class ProbeContext:
     reach: Callable[[tuple[str, int]], tuple[str, int]] = lambda broker: broker
     """The address at which the cell's client reaches a broker of ``cluster`` (the request recorder's port for it,
     when the client connects through one): for a probe that names the broker a request goes to."""
+    traffic: Traffic | None = None
+    """The request recorder's traffic the client goes through: a call whose client can't say which version it
+    sent (an adapter may not know) gets the version the recorder saw, so a probe reads one either way."""
 
     @property
     def args(self) -> Mapping[str, Any]:
@@ -66,9 +72,12 @@ class ProbeContext:
 
     def call(self, operation: Operation[A], args: A) -> AdminResult:
         """The observed admin call (timed; a pinned client at its pinned version)."""
+        mark = self.traffic.mark() if self.traffic is not None else None
         started = time.perf_counter()
         result = perform(self.client, operation, args, version=self.cell.client.pin)
         self.call_ms += (time.perf_counter() - started) * 1000
+        if result.request_version is None and self.traffic is not None and mark is not None:
+            result = dataclasses.replace(result, request_version=self.traffic.version_since(mark, operation.api))
         self.results.append(result)
         return result
 
