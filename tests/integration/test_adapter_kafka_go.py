@@ -6,11 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 from kcompat.harness import ClusterSpec
-from kcompat.harness.clients.base import ConfigTarget, NewPartitions, NewTopic
+from kcompat.harness.clients.base import AclSpec, ConfigTarget, NewPartitions, NewTopic
 from kcompat.harness.operations import perform
+from kcompat.harness.operations.create_acls import CREATE_ACLS, CreateAclsArgs
 from kcompat.harness.operations.create_partitions import CREATE_PARTITIONS, CreatePartitionsArgs
 from kcompat.harness.operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
 from kcompat.harness.operations.delete_topics import DELETE_TOPICS, DeleteTopicsArgs
+from kcompat.harness.operations.describe_acls import DESCRIBE_ACLS, AclFilter, DescribeAclsArgs
 from kcompat.harness.operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArgs
 from kcompat.harness.operations.describe_configs import DESCRIBE_CONFIGS, DescribeConfigsArgs
 from kcompat.harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
@@ -53,6 +55,12 @@ def test_declared_operations_against_a_broker(kafka_cluster_factory: Callable[..
     assert deleted.resource(name).error_name == "NONE"
     gone = perform(client, DELETE_TOPICS, DeleteTopicsArgs([name]))
     assert gone.resource(name).error_name == "UNKNOWN_TOPIC_OR_PARTITION"
+
+    acl = AclSpec("topic", name, "User:kcompat", "READ")
+    granted = perform(client, CREATE_ACLS, CreateAclsArgs([acl]))  # a broker without an authorizer refuses it
+    assert granted.resource(acl.label).error_name == "SECURITY_DISABLED"
+    listed_acls = perform(client, DESCRIBE_ACLS, DescribeAclsArgs(AclFilter("topic", name)))
+    assert listed_acls.resources[0].error_name == "SECURITY_DISABLED"
 
     lacking = perform(client, LIST_GROUPS, ListGroupsArgs())  # not declared: the client lacks it
     assert lacking.exception == "NotImplementedError"

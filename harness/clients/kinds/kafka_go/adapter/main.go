@@ -42,6 +42,9 @@ var operations = map[string]func(*kafka.Client, json.RawMessage) (*result, error
 	"describe_configs":  describeConfigs,
 	"list_topics":       listTopics,
 	"describe_cluster":  describeCluster,
+	"create_acls":       createACLs,
+	"describe_acls":     describeACLs,
+	"delete_acls":       deleteACLs,
 }
 
 type connection struct {
