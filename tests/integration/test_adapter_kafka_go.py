@@ -30,6 +30,7 @@ def test_declared_operations_against_a_broker(kafka_cluster_factory: Callable[..
 
     created = perform(client, CREATE_TOPICS, CreateTopicsArgs([NewTopic(name, 1, 1, configs={"retention.ms": "3600000"})]))
     assert created.exception is None and created.resource(name).error_name == "NONE"
+    assert isinstance(created.request_version, int)  # read off the frames kafka-go wrote
     again = perform(client, CREATE_TOPICS, CreateTopicsArgs([NewTopic(name, 1, 1)]))
     assert (again.resource(name).error_code, again.resource(name).error_name) == (36, "TOPIC_ALREADY_EXISTS")
 

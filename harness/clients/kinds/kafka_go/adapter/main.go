@@ -9,7 +9,8 @@
 // authorized operations in Metadata, no deletion by topic id and no way to pick the broker of a
 // CreatePartitions request here; each is named in unsupported_options when a request asks for it.
 // Client.Metadata answers from the transport's metadata cache (refreshed every MetadataTTL), as it does for
-// any application; a connection's first call fetches it fresh.
+// any application; a connection's first call fetches it fresh. request_version is read off the frames the
+// library writes (frames.go).
 package main
 
 import (
@@ -494,7 +495,7 @@ func (cs *clients) get(c *connection) (*kafka.Client, error) {
 	if client, ok := cs.open[key(c)]; ok {
 		return client, nil
 	}
-	transport := &kafka.Transport{}
+	transport := &kafka.Transport{Dial: wire}
 	if c.Username != nil {
 		password := ""
 		if c.Password != nil {
@@ -559,10 +560,12 @@ func (cs *clients) serve(req request) map[string]any {
 	if len(req.Args) == 0 {
 		req.Args = json.RawMessage("{}")
 	}
+	from := frames.position()
 	res, err := op(client, req.Args)
 	if err != nil {
 		return fail("ValueError", err)
 	}
+	res.RequestVersion = frames.lastSince(from, opAPIs[req.Op])
 	answer["result"] = res
 	return answer
 }
@@ -588,6 +591,11 @@ func main() {
 				answer = map[string]any{"id": req.ID, "failure": map[string]any{"class": "ValueError",
 					"message": "request is not JSON: " + jerr.Error()}}
 			} else {
+				bootstrap := ""
+				if req.Connection != nil {
+					bootstrap = req.Connection.Bootstrap
+				}
+				fmt.Fprintf(os.Stderr, "kcompat kafka-go adapter: request %d %s %s\n", req.ID, req.Op, bootstrap)
 				answer = cs.serve(req)
 			}
 			if werr := out.Encode(answer); werr != nil {
