@@ -404,7 +404,9 @@ def coverage(document: KipClaims, releases: Sequence[str], config: HarnessConfig
             continue
         for method in docs.methods.values():
             documented = [*method.statements]
-            if method.statement(METHOD) is None:  # the method's own side is its API's schema, if it has one
+            # the method's own side is its API's schema where it has no sentence of its own: listed where claims rest
+            # on it, or where the method has no sentence at all (electLeaders' two options cover it otherwise)
+            if method.statement(METHOD) is None and (not method.statements or (method.name, METHOD) in by_method):
                 schema = docs.schema(apis.get(method.name, ""))
                 statement = schema[1] if schema else f"(no broker sentence in kafka-clients {docs.release}'s javadoc)"
                 documented.insert(0, Statement(METHOD, statement, "", method.line))
