@@ -34,8 +34,13 @@ def test_every_public_method_of_a_release_with_its_sentences_and_claims() -> Non
     assert {new[("electLeaders", s)]["minimum"] for s in ("preferred", "unclean")} == {"2.2.0", "2.4.0"}
     # a method whose javadoc names no broker release: its claims' API schema line, or none without a claim
     assert new[("describeProducers", "method")]["statement"] == '"validVersions": "0"'
-    assert str(new[("unregisterBroker", "method")]["statement"]).startswith("(no broker sentence")
-    assert new[("unregisterBroker", "method")]["reason"] == "no claim judges it yet"
+    assert new[("unregisterBroker", "method")]["statement"] == '"validVersions": "0"'
+    assert new[("unregisterBroker", "method")]["claims"] == ["DOCS-admin/unregister-broker"]
+    # and without a claim (nor an API): no sentence, and the reason why none judges it
+    assert str(new[("metrics", "method")]["statement"]).startswith("(no broker sentence")
+    assert "no request is sent" in str(new[("metrics", "method")]["reason"])
+    # a method whose only sentences are its options' has no schema row of its own (electLeaders)
+    assert ("electLeaders", "method") not in new
     table = _ok(kcompat("clients", "admin-docs", "3.9.1", timeout=600))
     assert "kafka-clients 3.9.1: Admin" in table and "incrementalAlterConfigs" in table
 
