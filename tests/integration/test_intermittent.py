@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from kcompat.harness.matrix.claims import claims_dir
-from kcompat.harness.records import RECORDS_FILE, read_records
+from kcompat.harness.records import RECORDS_FILE, SCHEMA_VERSION, read_records
 from tests.console import kcompat
 
 pytestmark = pytest.mark.timeout(1200)
@@ -57,7 +57,7 @@ def test_a_deviating_cell_is_observed_again_with_fresh_topics(tmp_path: Path) ->
     assert sorted(cells) == sorted([STEADY, REAL])
 
     steady = cells[STEADY]
-    assert steady.schema_version == 4 and steady.outcome == "deviation" and not steady.intermittent
+    assert steady.schema_version == SCHEMA_VERSION and steady.outcome == "deviation" and not steady.intermittent
     assert [o["outcome"] for o in steady.observations] == ["deviation"] * 3
     # every observation made its own topic (a reused name would fail the probe's set-up) and saw the 3
     # partitions it asked for, or still 1: on KRaft the call may return before Metadata has the change (the
