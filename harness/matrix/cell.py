@@ -18,7 +18,9 @@ client's own report (``kcompat.harness.recorder.cross_check``).  Set-ups and
 checks (the super user's wire client) go to the brokers directly.
 
 Outcomes: a HarnessError is ``infra_error`` after one retry on a fresh
-cluster; a probe's ``ProbeFailed`` (a set-up step refused) is ``fail``; any
+cluster; a probe's ``ProbeFailed`` (a set-up step refused) is ``fail``, except
+``Disowned`` (refused UNSUPPORTED_VERSION at a version the broker advertises),
+after which the claim's call is made bare and judged; any
 other exception is a bug of ours, ``infra_error`` naming its type, message
 and place, never a finding.  ``pass``, ``unsupported`` and ``deviation`` are
 judged cells.
@@ -48,7 +50,7 @@ from .admin_docs import bind
 from .claims import API_KEYS, REFUSED, parse_acl
 from .env import AdminClientFactory, CellEnv, endpoint_of
 from .plan import PlannedCell
-from .probe import Probe, ProbeContext, ProbeFailed, grant_acls
+from .probe import Disowned, Probe, ProbeContext, ProbeFailed, grant_acls
 from .probes import implementation
 from .probes._shared import bare_call
 from .verdict import (Limits, Verdict, call_refused, judge, judge_without, lacks_asked_option, observe_again,
@@ -229,13 +231,15 @@ class _Run:
                 observed = bare_call(context, NotOffered(f"the broker offers no {', '.join(missing)}"))
                 seen.append(Observation(judge_without(claim, missing, observed), observed, context, started_at))
                 return seen
+            disowned = False
             try:
                 try:
                     observed = observe(context)
                 except (ProbeFailed, NotOffered) as exc:
-                    if seen or limits.broker_max is not None:
+                    disowned = isinstance(exc, Disowned)
+                    if not disowned and (seen or limits.broker_max is not None):
                         raise
-                    observed = bare_call(context, exc)  # refusal is documented: the set-up is moot
+                    observed = bare_call(context, exc)  # refusal is documented, or the broker's own: no set-up
                 if claim.bound is not None:  # a javadoc claim judges whether the call was refused: record it
                     observed = {**observed, REFUSED: call_refused(observed, self.planned.client.kind)
                                 or lacks_asked_option(claim, observed)}
@@ -245,8 +249,11 @@ class _Run:
                 seen.append(Observation(Verdict("fail", None, {}, reason=f"{type(exc).__name__}: {exc}"), {},
                                         context, started_at))
                 break
-            seen.append(Observation(judge(claim, self.planned.client.kind, limits, observed), observed, context,
-                                    started_at))
+            if disowned and claim.requires:  # what the claim is about can't exist here, as when not offered
+                verdict = judge_without(claim, claim.requires, observed)
+            else:
+                verdict = judge(claim, self.planned.client.kind, limits, observed)
+            seen.append(Observation(verdict, observed, context, started_at))
             if not observe_again([o.verdict for o in seen], self.env.config.observations):
                 return seen
             context = dataclasses.replace(first, call_ms=0.0, results=[])

@@ -43,6 +43,12 @@ class ProbeFailed(Exception):
     """A set-up step of a probe returned an error: no observation can be judged (outcome ``fail``)."""
 
 
+class Disowned(ProbeFailed):
+    """A set-up step was answered UNSUPPORTED_VERSION by a broker that advertises the request at that version
+    (Kafka 4.1's share groups, a preview off by default): the set-up can't exist there, and the claim's own call
+    is made bare (``probes._shared.bare_call``) so the cell judges what the broker does with it."""
+
+
 @dataclass
 class ProbeContext:
     """What a probe works with: the cell's client, a super-user wire client for set-up, the cluster."""

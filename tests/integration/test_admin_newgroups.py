@@ -19,7 +19,7 @@ from kcompat.harness import ClusterSpec
 from kcompat.harness.artifacts import ArtifactStore
 from kcompat.harness.clients.wire import WireClient
 from kcompat.harness.matrix.env import endpoint_of
-from kcompat.harness.matrix.probe import ProbeContext, ProbeFailed
+from kcompat.harness.matrix.probe import Disowned, ProbeContext, ProbeFailed
 from kcompat.harness.matrix.probes import implementation, specs
 from kcompat.harness.operations import operations, perform
 from tests.slices import new_in_ci
@@ -130,6 +130,18 @@ def test_delete_share_groups(broker: Any, client: Any, kc_config: Any, unique_to
     else:
         seen = observe("delete_share_groups", broker, client, kc_config, unique_topic)
         assert seen["exception"] is None and seen["error"] == "NONE" and seen["deleted"] is True, seen
+
+
+@pytest.mark.nightly
+def test_share_groups_of_a_preview_broker_are_disowned(kafka_cluster_factory: Any, admin_client_factory: Any,
+                                                       kc_config: Any, unique_topic: Any) -> None:
+    """Kafka 4.1 advertises AlterShareGroupOffsets v0, but its share groups are a preview that is off
+    (share.version 0): the set-up is ``Disowned``, after which a cell makes the claim's call bare."""
+    broker = kafka_cluster_factory(ClusterSpec.of("4.1", "kraft"))
+    client = admin_client_factory(broker, "java:4.4.0")
+    client.ref = "java:4.4.0"
+    with pytest.raises(Disowned, match="AlterShareGroupOffsets v0 .* gave UNSUPPORTED_VERSION"):
+        observe("describe_share_groups", broker, client, kc_config, unique_topic)
 
 
 def test_describe_streams_groups(broker: Any, client: Any, kc_config: Any, unique_topic: Any) -> None:

@@ -20,7 +20,7 @@ from ...clients import error_name
 from ...clients.kinds.wire._groups import coordinator
 from ...errors import WireError
 from ...waiting import attempts
-from ..probe import ProbeContext, ProbeFailed
+from ..probe import Disowned, ProbeContext, ProbeFailed
 from ..verdict import call_refused
 from ._share_offsets import (
     ALTER_SHARE_GROUP_OFFSETS,
@@ -77,8 +77,9 @@ def made_share_group(ctx: ProbeContext, topic: str, offsets: Mapping[int, int]) 
             return group, True
         if not set(errors) <= _RETRIABLE:
             break
-    raise ProbeFailed(f"set-up: AlterShareGroupOffsets of new share group {group} as the super user gave "
-                      f"{errors[0]}")
+    failure = Disowned if errors[0] == "UNSUPPORTED_VERSION" else ProbeFailed  # offered v0, refused anyway
+    raise failure(f"set-up: AlterShareGroupOffsets v0 of new share group {group} as the super user gave "
+                  f"{errors[0]}")
 
 
 def start_offsets(ctx: ProbeContext, group: str, topic: str, partitions: int) -> list[int | None] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import datetime
+from types import SimpleNamespace
 from typing import Any
 
 from kio.index import load_response_schema
@@ -17,6 +18,10 @@ from ...base import AdminResult, ResourceOutcome
 from ...wire import WireClient, _observed
 
 API_KEY = 38
+EXPIRY_ONLY = frozenset({39, 40})
+"""RenewDelegationToken and ExpireDelegationToken, whose response body is the error code, then the expiry
+timestamp (int64 ms), then the throttle time, in every version: their expiry is read off the frame where kio
+can't make a datetime of it (KRaft 3.6 answers an expired token's with a value past datetime's range)."""
 
 
 def epoch_ms(value: Any) -> int:
@@ -32,7 +37,8 @@ def send_token_request(client: WireClient, operation: str, api_key: int, version
     """(version sent, response or None, error code) of a token request.
 
     A token response that is an error carries its timestamps as -1, which kio can't decode (a datetime
-    before the epoch); its error code, the body's first field, is then read from the frame itself.  A
+    before the epoch); its error code, the body's first field, is then read from the frame itself, and so is
+    a success's expiry where the response is of ``EXPIRY_ONLY``.  A
     version the broker does not offer goes through ``WireClient._send``, whose refusal record is the same
     as for every request."""
     offered = client.api_versions()
@@ -53,6 +59,9 @@ def send_token_request(client: WireClient, operation: str, api_key: int, version
         header = load_response_schema(api_key, chosen).__header_schema__
         _, offset = entity_reader(header)(frame.data, 0)
         code = int.from_bytes(frame.data[offset:offset + 2], "big", signed=True)
+        if code == 0 and api_key in EXPIRY_ONLY:  # a success whose expiry kio can't read as a datetime
+            expiry = int.from_bytes(frame.data[offset + 2:offset + 10], "big", signed=True)
+            return chosen, SimpleNamespace(error_code=0, expiry_timestamp=expiry), code
         if code == 0:
             raise  # a success kio can't read: not an error response's -1 timestamps
         return chosen, None, code
