@@ -1,5 +1,5 @@
 """List groups of every type (KIP-1043's Admin.listGroups, kafka-clients 4.0+): ListGroups to every broker;
-``types`` filters by group type (ListGroups v5+, KIP-848)."""
+``types`` filters by group type (ListGroups v5+, KIP-848), ``states`` by group state (ListGroups v4+, KIP-518)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from . import Operation
 class ListGroupsArgs:
     types: Sequence[str] = ()
     """Group types, lower case (``classic``, ``consumer``, ``share``, ``streams``); none: every type."""
+    states: Sequence[str] = ()
+    """Group states, as Kafka names them (``Empty``, ``Stable``); none: every state."""
 
 
 LIST_GROUPS = Operation(

@@ -186,6 +186,13 @@ def test_list_groups(broker: Any, admin_client_factory: Any, ref: str, kc_config
         assert not refused(typed) and typed["listed"] is True and "type" not in typed, typed
     else:
         assert refused(typed), typed
+    in_state = observe("list_groups", broker, client, kc_config, unique_topic, states=["Empty"])
+    if _version(broker) >= SINCE_2_6:  # ListGroups v4's states filter (inGroupStates: "2.6.0 or later")
+        assert in_state["listed"] is True and in_state["state"] == "Empty", in_state
+        other = observe("list_groups", broker, client, kc_config, unique_topic, states=["Stable"])
+        assert other["error"] == "NONE" and other["listed"] is False, other
+    else:
+        assert refused(in_state), in_state
 
 
 @pytest.mark.parametrize("ref", [*CLIENTS, "java:4.4.0"])

@@ -11,16 +11,16 @@ from . import ProbeSpec, probe
 from ._shared import COMMON, many_common
 
 
-@probe(ProbeSpec("list_groups", COMMON | {"listed", "type", "state"}, {"types": list, "member": str},
+@probe(ProbeSpec("list_groups", COMMON | {"listed", "type", "state"}, {"types": list, "states": list, "member": str},
                  about="listGroups (`types`: only groups of these types, lower case: `classic`, `consumer`, "
-                       "`share`, `streams`) after the super user committed offsets for a new group, a classic "
+                       "`share`, `streams`; `states`: only groups in these states, Kafka's names) after the super user committed offsets for a new group, a classic "
                        "one (`member`: `dynamic` or `static` adds a live member); `listed` is whether the group "
                        "is listed, `type` and `state` as listed, left out where the client or request version "
                        "does not carry them"))
 def list_groups(ctx: ProbeContext) -> dict[str, Any]:
     group, topic = committed_group(ctx, {0: 1})
     with member_as_asked(ctx, group, topic, 1):
-        result = ctx.call(LIST_GROUPS, ListGroupsArgs(tuple(ctx.args.get("types", ()))))
+        result = ctx.call(LIST_GROUPS, ListGroupsArgs(tuple(ctx.args.get("types", ())), tuple(ctx.args.get("states", ()))))
     observed = many_common(result)
     mine = next((r for r in result.resources if r.resource == group), None)
     observed["listed"] = mine is not None

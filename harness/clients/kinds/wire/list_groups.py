@@ -14,7 +14,8 @@ from ._groups import brokers, has, refused, request
 @LIST_GROUPS.implement(WireClient)
 def list_groups(client: WireClient, args: ListGroupsArgs, version: int | None) -> AdminResult:
     def build(v: int, options: dict[str, bool]) -> Any:
-        return request(LIST_GROUPS_API, v, types_filter=tuple(args.types) if options.get("types_filter") else ())
+        return request(LIST_GROUPS_API, v, types_filter=tuple(args.types) if options.get("types_filter") else (),
+                       states_filter=tuple(args.states) if options.get("states_filter") else ())
 
     outcomes: list[ResourceOutcome] = []
     sent: int | None = None
@@ -22,7 +23,8 @@ def list_groups(client: WireClient, args: ListGroupsArgs, version: int | None) -
     try:
         for host, port in brokers(client):
             sent, response, _ = client._send("list_groups", LIST_GROUPS_API, version, build,
-                                             {"types_filter": bool(args.types)}, broker=(host, port))
+                                             {"types_filter": bool(args.types), "states_filter": bool(args.states)},
+                                             broker=(host, port))
             if int(response.error_code) != 0:
                 outcomes.append(ResourceOutcome.of(f"broker:{host}:{port}", int(response.error_code)))
             for group in response.groups:

@@ -14,7 +14,8 @@ import kcompat.sidecar.Json;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.common.KafkaFuture;
 
-/** listGroups (KIP-1043, 4.0+), by reflection; {@code types} through withTypes (GroupType). */
+/** listGroups (KIP-1043, 4.0+), by reflection; {@code types} through withTypes (GroupType), {@code states}
+ * through inGroupStates (GroupState). */
 public final class ListGroups extends AdminOperation {
     private static final int LIST_GROUPS = 16;
 
@@ -34,6 +35,15 @@ public final class ListGroups extends AdminOperation {
                 parsed.add(groupType.getMethod("parse", String.class).invoke(null, type));
             }
             options.getClass().getMethod("withTypes", Set.class).invoke(options, parsed);
+        }
+        List<String> states = Groups.strings(args.getAsJsonArray("states"));
+        if (!states.isEmpty()) {
+            Class<?> groupState = Class.forName("org.apache.kafka.common.GroupState");
+            Set<Object> parsed = new LinkedHashSet<Object>();
+            for (String state : states) {
+                parsed.add(groupState.getMethod("parse", String.class).invoke(null, state));
+            }
+            options.getClass().getMethod("inGroupStates", Set.class).invoke(options, parsed);
         }
         Object result = list.invoke(client, options);
         Collection<?> listings = (Collection<?>) ((KafkaFuture<?>) result.getClass().getMethod("all").invoke(result))
