@@ -113,13 +113,14 @@ def clients_check(ctx: click.Context, refs: tuple[str, ...], version: str | None
                         for row in rows:
                             click.echo(json.dumps({"client": str(ref), "broker": str(spec.version), **row.as_json()}))
                         continue
-                    table = Table("operation", "status", "problems",
+                    table = Table("operation", "status", "seconds", "problems",
                                   title=f"{ref} against Kafka {spec.version} ({spec.mode}): "
                                         f"{sum(r.status == 'conforms' for r in rows)} conform, "
                                         f"{sum(r.status == 'lacking' for r in rows)} lacking, "
                                         f"{sum(r.status == 'broken' for r in rows)} broken")
                     for row in rows:
-                        table.add_row(row.operation, row.status, "; ".join(row.problems))
+                        table.add_row(row.operation, row.status,
+                                      "" if row.seconds is None else f"{row.seconds:.2f}", "; ".join(row.problems))
                     show(table)
             finally:
                 seed.close()

@@ -17,6 +17,7 @@ as a failure.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -38,9 +39,12 @@ class Conformance:
     status: Status
     problems: tuple[str, ...] = ()
     result: AdminResult | None = None
+    seconds: float | None = None
+    """How long the call took, set-up excluded: an operation that waits out a timeout shows here."""
 
     def as_json(self) -> dict[str, Any]:
         return {"operation": self.operation, "status": self.status, "problems": list(self.problems),
+                "seconds": None if self.seconds is None else round(self.seconds, 3),
                 "result": None if self.result is None else self.result.as_json()}
 
 
@@ -92,16 +96,18 @@ def check(admin: AdminClient, offered: Mapping[int, ApiVersionRange], topic_for:
     rows: list[Conformance] = []
     for name, operation in sorted(operations().items()):
         args = operation.samples(topic_for(name))[0]
+        started = time.monotonic()
         try:
             result = perform(admin, operation, args)
         except NoImplementation:
             rows.append(Conformance(name, "lacking", ("no implementation for this kind",)))
             continue
         except HarnessError as exc:
-            rows.append(Conformance(name, "broken", (str(exc),)))
+            rows.append(Conformance(name, "broken", (str(exc),), seconds=time.monotonic() - started))
             continue
         key = keys.get(operation.api)
-        rows.append(read(result, name, admin.kind, args, offered.get(key) if key is not None else None))
+        row = read(result, name, admin.kind, args, offered.get(key) if key is not None else None)
+        rows.append(dataclasses.replace(row, seconds=time.monotonic() - started))
     try:
         admin.close()
         process = getattr(admin, "process", None)

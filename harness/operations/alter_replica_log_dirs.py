@@ -24,4 +24,4 @@ class AlterReplicaLogDirsArgs:
 ALTER_REPLICA_LOG_DIRS = Operation(
     "alter_replica_log_dirs", AlterReplicaLogDirsArgs, "AlterReplicaLogDirs",
     "one result per replica (``Replica.label``): its error",
-    lambda topic: (AlterReplicaLogDirsArgs([ReplicaMove(Replica(topic, 0, 0), "/tmp/kcompat-limits")]),))
+    lambda topic: (AlterReplicaLogDirsArgs([ReplicaMove(Replica(topic, 0, 1), "/tmp/kcompat-limits")]),))

@@ -18,4 +18,4 @@ DESCRIBE_LOG_DIRS = Operation(
     "describe_log_dirs", DescribeLogDirsArgs, "DescribeLogDirs",
     "one result per (broker, log dir), named ``<broker>:<path>``: its error and ``replicas``, each "
     "{topic, partition, size, offset_lag, is_future}; ``total_bytes``/``usable_bytes`` where the version has them",
-    lambda topic: (DescribeLogDirsArgs([0, 1]),))
+    lambda topic: (DescribeLogDirsArgs([1]),))  # node 1: the first of every kcompat cluster and the stub

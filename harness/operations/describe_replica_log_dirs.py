@@ -31,4 +31,4 @@ DESCRIBE_REPLICA_LOG_DIRS = Operation(
     "describe_replica_log_dirs", DescribeReplicaLogDirsArgs, "DescribeLogDirs",
     "one result per replica (``Replica.label``): its error, ``current_log_dir``, ``current_offset_lag``, "
     "``future_log_dir``, ``future_offset_lag`` (null where there is none)",
-    lambda topic: (DescribeReplicaLogDirsArgs([Replica(topic, 0, 0)]),))
+    lambda topic: (DescribeReplicaLogDirsArgs([Replica(topic, 0, 1)]),))

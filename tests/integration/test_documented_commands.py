@@ -93,6 +93,8 @@ def test_clients_check_reads_every_answer_against_the_contract() -> None:
     for client, checked in by_client.items():
         assert all(r["status"] in ("conforms", "lacking") for r in checked), [r for r in checked if r["problems"]]
         assert checked[-1]["operation"] == "close" and checked[-1]["status"] == "conforms"
+        assert all(isinstance(r["seconds"], float) and r["seconds"] >= 0 for r in checked[:-1]
+                   if r["status"] == "conforms"), checked
         assert sum(r["status"] == "conforms" for r in checked) > 40, client  # the client really was driven
     for ref, words in (("nosuch", "unknown client kind 'nosuch'"),
                        ("java:3.7.9", "Maven Central publishes no kafka-clients 3.7.9")):
