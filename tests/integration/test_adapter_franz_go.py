@@ -19,6 +19,7 @@ from kcompat.harness.operations import perform
 from kcompat.harness.operations.delete_topics import DELETE_TOPICS, DeleteTopicsArgs
 from kcompat.harness.operations.describe_features import DESCRIBE_FEATURES, DescribeFeaturesArgs
 from kcompat.harness.waiting import attempts
+from tests.slices import new_in_ci
 from tests.adapter_driver import AdapterProcess
 
 RELEASE = "1.22.2"
@@ -37,7 +38,7 @@ def adapter(kc_config, tmp_path: Path) -> Iterator[AdapterProcess]:
         process.kill()
 
 
-@pytest.fixture(params=sorted(BROKERS))
+@pytest.fixture(params=new_in_ci(BROKERS, "kraft-4.4"))
 def broker(request, kafka_cluster_factory):
     version, mode = BROKERS[request.param]
     return kafka_cluster_factory(ClusterSpec.of(version, mode))

@@ -14,6 +14,7 @@ from kcompat.harness.clients.kinds.kafka_python import install
 from kcompat.harness.config import HarnessConfig
 from kcompat.harness.matrix.env import endpoint_of
 from kcompat.harness.waiting import attempts
+from tests.slices import new_in_ci
 from tests.adapters import AdapterProcess, by_name
 
 RELEASE = "3.0.12"
@@ -48,7 +49,7 @@ def test_a_second_install_is_instant(kc_config: HarnessConfig, adapter: AdapterP
     assert time.monotonic() - started < 2.0 and argv[-1] == str(install.ADAPTER) and env == {}
 
 
-@pytest.mark.parametrize("broker", sorted(BROKERS))
+@pytest.mark.parametrize("broker", new_in_ci(BROKERS, "kraft-3.9"))
 def test_every_declared_operation_against_a_real_broker(broker: str, kafka_cluster_factory, adapter: AdapterProcess,
                                                         unique_topic) -> None:
     version, mode = BROKERS[broker]

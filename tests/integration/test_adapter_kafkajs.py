@@ -15,6 +15,7 @@ from kcompat.harness.clients.kinds.kafkajs import install
 from kcompat.harness.config import HarnessConfig
 from kcompat.harness.matrix.env import endpoint_of
 from kcompat.harness.waiting import attempts
+from tests.slices import new_in_ci
 from tests.adapters import AdapterProcess, by_name
 
 RELEASE = "2.2.4"
@@ -58,7 +59,7 @@ def test_a_second_install_is_instant(kc_config: HarnessConfig, adapter: AdapterP
     assert env["NODE_PATH"].endswith("kafkajs-2.2.4/node_modules")
 
 
-@pytest.mark.parametrize("broker", sorted(BROKERS))
+@pytest.mark.parametrize("broker", new_in_ci(BROKERS, "kraft-3.9"))
 def test_every_declared_operation_against_a_real_broker(broker: str, kafka_cluster_factory, adapter: AdapterProcess,
                                                         unique_topic) -> None:
     version, mode = BROKERS[broker]
