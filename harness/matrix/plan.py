@@ -8,6 +8,7 @@ walks one cluster's cells together and boots each cluster once.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import secrets
 from collections.abc import Callable, Sequence
@@ -65,9 +66,20 @@ class PlannedCell:
     client: ClientRef
 
     @property
+    def dynamic_quorum(self) -> bool:
+        """Whether the cell's cluster runs a dynamic quorum: asked for, and a KRaft release that has one.  A
+        broker that can't runs its static one (those cells lack the voter APIs anyway)."""
+        return (self.claim.cluster.quorum == "dynamic" and self.mode == "kraft"
+                and self.version.supports("dynamic_quorum"))
+
+    @property
     def cluster_key(self) -> str:
-        """Cells with equal keys share one running cluster (and one xdist group)."""
-        return f"{self.version}-{self.mode}-{self.claim.cluster.key}"
+        """Cells with equal keys share one running cluster (and one xdist group): the key of the cluster
+        booted, so a need a broker can't meet (a dynamic quorum on ZooKeeper) splits no group."""
+        need = self.claim.cluster
+        if need.quorum == "dynamic" and not self.dynamic_quorum:
+            need = dataclasses.replace(need, quorum="static")
+        return f"{self.version}-{self.mode}-{need.key}"
 
 
 def brokers(selection: Selection, catalog: Catalog) -> list[tuple[KafkaVersion, Mode]]:
@@ -164,8 +176,6 @@ class ClusterSpecs:
                 self.compiled[name, cell.version] = self.compile(plugin, cell.version)
             classpath.append(self.compiled[name, cell.version])
             properties[plugin.property] = plugin.class_name
-        # a broker that can't run a dynamic quorum runs its static one: those cells lack the voter APIs anyway
-        dynamic = needs.quorum == "dynamic" and cell.mode == "kraft" and cell.version.supports("dynamic_quorum")
         return ClusterSpec.of(cell.version, cell.mode, nodes=needs.nodes, sasl=sasl, server_properties=properties,
                               extra_classpath=classpath, log_dirs=needs.log_dirs,
-                              quorum="dynamic" if dynamic else "static")
+                              quorum="dynamic" if cell.dynamic_quorum else "static")

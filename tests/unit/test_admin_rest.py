@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -20,7 +20,9 @@ from kcompat.harness.clients.kinds.wire import unregister_broker as wire_unregis
 from kcompat.harness.clients.kinds.wire.describe_topics import partition_info
 from kcompat.harness.clients.wire import WireClient
 from kcompat.harness.matrix.admin_docs import AdminDocs
+from kcompat.harness.clients.ref import ClientRef
 from kcompat.harness.matrix.claims import ClaimError, load_claims_file
+from kcompat.harness.matrix.plan import PlannedCell
 from kcompat.harness.matrix.probes.describe_topics import compared
 from kcompat.harness.matrix.probes.list_config_resources import wanted
 from kcompat.harness.operations.client_instance_id import ClientInstanceIdArgs
@@ -28,7 +30,9 @@ from kcompat.harness.operations.list_config_resources import ListConfigResources
 from kcompat.harness.operations.remove_raft_voter import RemoveRaftVoterArgs
 from kcompat.harness.operations.unregister_broker import UnregisterBrokerArgs
 from kcompat.harness.protocol import ApiVersionRange
+from kcompat.harness.records import Cell
 from kcompat.harness.render import NodeLayout, broker_properties, initial_controllers
+from kcompat.harness.versions import KafkaVersion
 
 CLAIM = '''kip = "KIP-1"
 source = "KIP-1.md"
@@ -66,6 +70,21 @@ def test_a_dynamic_quorum_is_part_of_the_cluster_key(tmp_path: Path) -> None:
     assert needs.quorum == "dynamic" and needs.key == "3n-plaintext-dynamic"
     static = load_claims_file(_claims(tmp_path, '{ nodes = 3, quorum = "static" }')).claims[0].cluster
     assert static.quorum == "static" and static.key == "3n-plaintext"
+
+
+@pytest.mark.parametrize(("version", "mode", "shared"), [("2.3", "zk", True), ("3.8", "kraft", True),
+                                                        ("3.9", "kraft", False), ("4.4", "kraft", False)])
+def test_a_broker_without_a_dynamic_quorum_serves_the_voter_cells_on_its_static_cluster(
+        tmp_path: Path, version: str, mode: Literal["zk", "kraft"], shared: bool) -> None:
+    """One cluster per distinct spec: where the broker can't run a dynamic quorum, the voter claims' cells
+    join the static 3-node cluster's group instead of booting an identical one (two xdist groups did)."""
+    claim = load_claims_file(_claims(tmp_path, '{ nodes = 3, quorum = "dynamic" }')).claims[0]
+    static = load_claims_file(_claims(tmp_path, '{ nodes = 3 }')).claims[0]
+    release, client = KafkaVersion.parse(version), ClientRef("wire", None)
+    voter, plain = (PlannedCell(Cell(c.id, str(release), mode, "wire"), c, release, mode, client)
+                    for c in (claim, static))
+    assert (voter.cluster_key == plain.cluster_key) is shared
+    assert voter.dynamic_quorum is not shared
 
 
 @pytest.mark.parametrize("value", ['"raft"', "true", "1"])
