@@ -27,24 +27,9 @@ public final class ListGroups extends AdminOperation {
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
         Method list = Groups.method(client, "listGroups", "ListGroupsOptions");
         Object options = Groups.options(list, 0);
-        List<String> types = Groups.strings(args.getAsJsonArray("types"));
-        if (!types.isEmpty()) {
-            Class<?> groupType = Class.forName("org.apache.kafka.common.GroupType");
-            Set<Object> parsed = new LinkedHashSet<Object>();
-            for (String type : types) {
-                parsed.add(groupType.getMethod("parse", String.class).invoke(null, type));
-            }
-            options.getClass().getMethod("withTypes", Set.class).invoke(options, parsed);
-        }
-        List<String> states = Groups.strings(args.getAsJsonArray("states"));
-        if (!states.isEmpty()) {
-            Class<?> groupState = Class.forName("org.apache.kafka.common.GroupState");
-            Set<Object> parsed = new LinkedHashSet<Object>();
-            for (String state : states) {
-                parsed.add(groupState.getMethod("parse", String.class).invoke(null, state));
-            }
-            options.getClass().getMethod("inGroupStates", Set.class).invoke(options, parsed);
-        }
+        filter(options, "withTypes", "org.apache.kafka.common.GroupType", Groups.strings(args.getAsJsonArray("types")));
+        filter(options, "inGroupStates", "org.apache.kafka.common.GroupState",
+               Groups.strings(args.getAsJsonArray("states")));
         Object result = list.invoke(client, options);
         Collection<?> listings = (Collection<?>) ((KafkaFuture<?>) result.getClass().getMethod("all").invoke(result))
             .get(Json.TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -62,5 +47,18 @@ public final class ListGroups extends AdminOperation {
         for (String field : new String[] {"type", "protocol_type", "state"}) {
             call.resultFields.add(field);
         }
+    }
+
+    /** Sets {@code setter} of the options to the named values of {@code enumClass} (its {@code parse}), if any. */
+    private static void filter(Object options, String setter, String enumClass, List<String> names) throws Exception {
+        if (names.isEmpty()) {
+            return;
+        }
+        Method parse = Class.forName(enumClass).getMethod("parse", String.class);
+        Set<Object> parsed = new LinkedHashSet<Object>();
+        for (String name : names) {
+            parsed.add(parse.invoke(null, name));
+        }
+        options.getClass().getMethod(setter, Set.class).invoke(options, parsed);
     }
 }
