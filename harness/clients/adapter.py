@@ -184,11 +184,11 @@ class AdapterProcess:
             log.write(f"kcompat: {self.what} exited with code {code} between calls; the next call starts a new one\n")
 
     def kill(self) -> None:
-        if self._proc is not None:
-            if self._proc.poll() is None:
-                kill_tree(self._proc.pid)
-            self._proc.wait(timeout=10)
-        self._proc = None
+        proc, self._proc = self._proc, None  # a call in flight in another thread may see it die and drop it too
+        if proc is not None:
+            if proc.poll() is None:
+                kill_tree(proc.pid)
+            proc.wait(timeout=10)
 
     def close(self) -> None:
         """Close stdin (the adapter closes its clients and exits), then make sure."""
@@ -213,10 +213,15 @@ def process_for(key: tuple[str, str], make: Callable[[], AdapterProcess]) -> Ada
 
 
 @atexit.register
-def close_processes() -> None:
+def close_processes(kill: bool = False) -> None:
+    """Close every adapter process of this worker; ``kill``: without waiting for calls in flight (the limits'
+    open-ended passes leave a call unanswered on purpose)."""
     while _PROCESSES:
         _, process = _PROCESSES.popitem()
-        process.close()
+        if kill:
+            process.kill()
+        else:
+            process.close()
 
 
 def protocol_args(op: str, args: object) -> dict[str, Any]:

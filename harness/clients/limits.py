@@ -37,6 +37,7 @@ from ..protocol import api_name
 from ..recorder import StubBroker, advertised
 from ..operations import NoImplementation, operations, perform
 from . import client_for, kind
+from .adapter import close_processes
 from .base import AdminClient, ClientLimits, Endpoint
 from .ref import ClientRef
 from .venv import host_env
@@ -51,10 +52,13 @@ TOPIC = "kcompat-limits"
 _API_NAMES = {key: name for key in api_key_map if (name := api_name(key)) is not None}
 
 
-def exercise(admin: AdminClient) -> None:
-    """Every declared admin operation (``kcompat.harness.operations``) as its samples make it; results are not the
-    point, and an operation the client's kind does not implement is passed over."""
+def exercise(admin: AdminClient, api: str | None = None) -> None:
+    """Every declared admin operation (``kcompat.harness.operations``), or those whose request is ``api``, as
+    its samples make it; results are not the point, and an operation the client's kind does not implement is
+    passed over."""
     for operation in operations().values():
+        if api is not None and operation.api != api:
+            continue
         for args in operation.samples(TOPIC):
             try:
                 perform(admin, operation, args)
@@ -109,14 +113,19 @@ def _open_note(capped: set[int], beyond: Mapping[str, int]) -> str:
 def _beyond_ceiling(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], capped: set[int]) \
         -> dict[str, int]:
     """The version a client sends of each capped API when the stub offers any (an API it did not send in
-    ``CEILING_WAIT`` is left out); a request kio can't decode is not answered, so the calls in flight are
-    left to time out in their thread."""
-    with StubBroker({**apis, **{key: OPEN_ENDED for key in capped}}) as stub:
-        admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
-        threading.Thread(target=exercise, args=(admin,), daemon=True, name="kcompat-limits-open").start()
-        missing = stub.recording.wait_for(capped, CEILING_WAIT)
-        sent = stub.recording.versions()
-    return {_API_NAMES[key]: sent[_API_NAMES[key]][-1] for key in capped - missing}
+    ``CEILING_WAIT`` is left out).  One pass per API, with a new client that makes only that API's calls: a
+    request kio can't decode is not answered, so a pass's call stays in flight (left to time out in its
+    thread), and one pass for all would see only the first API the calls reach."""
+    found: dict[str, int] = {}
+    for key in sorted(capped):
+        name = _API_NAMES[key]
+        with StubBroker({**apis, key: OPEN_ENDED}) as stub:
+            admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
+            threading.Thread(target=exercise, args=(admin, name), daemon=True, name=f"kcompat-limits-{name}").start()
+            if not stub.recording.wait_for({key}, CEILING_WAIT):
+                found[name] = stub.recording.versions()[name][-1]
+            close_processes(kill=True)  # the next pass's calls must not queue behind this one's
+    return found
 
 
 def measure(ref: ClientRef, config: HarnessConfig, python: Path | str) -> ClientLimits:
