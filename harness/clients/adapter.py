@@ -213,15 +213,10 @@ def process_for(key: tuple[str, str], make: Callable[[], AdapterProcess]) -> Ada
 
 
 @atexit.register
-def close_processes(kill: bool = False) -> None:
-    """Close every adapter process of this worker; ``kill``: without waiting for calls in flight (the limits'
-    open-ended passes leave a call unanswered on purpose)."""
+def close_processes() -> None:
     while _PROCESSES:
         _, process = _PROCESSES.popitem()
-        if kill:
-            process.kill()
-        else:
-            process.close()
+        process.close()
 
 
 def protocol_args(op: str, args: object) -> dict[str, Any]:

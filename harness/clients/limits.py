@@ -37,7 +37,6 @@ from ..protocol import api_name
 from ..recorder import StubBroker, advertised
 from ..operations import NoImplementation, operations, perform
 from . import client_for, kind
-from .adapter import close_processes
 from .base import AdminClient, ClientLimits, Endpoint
 from .ref import ClientRef
 from .venv import host_env
@@ -52,14 +51,16 @@ TOPIC = "kcompat-limits"
 _API_NAMES = {key: name for key in api_key_map if (name := api_name(key)) is not None}
 
 
-def exercise(admin: AdminClient, api: str | None = None) -> None:
+def exercise(admin: AdminClient, api: str | None = None, stop: threading.Event | None = None) -> None:
     """Every declared admin operation (``kcompat.harness.operations``), or those whose request is ``api``, as
-    its samples make it; results are not the point, and an operation the client's kind does not implement is
-    passed over."""
+    its samples make it, until ``stop`` is set; results are not the point, and an operation the client's kind
+    does not implement is passed over."""
     for operation in operations().values():
         if api is not None and operation.api != api:
             continue
         for args in operation.samples(TOPIC):
+            if stop is not None and stop.is_set():
+                return
             try:
                 perform(admin, operation, args)
             except NoImplementation:
@@ -121,10 +122,15 @@ def _beyond_ceiling(ref: ClientRef, config: HarnessConfig, apis: dict[int, range
         name = _API_NAMES[key]
         with StubBroker({**apis, key: OPEN_ENDED}) as stub:
             admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
-            threading.Thread(target=exercise, args=(admin, name), daemon=True, name=f"kcompat-limits-{name}").start()
+            stop = threading.Event()
+            threading.Thread(target=exercise, args=(admin, name, stop), daemon=True,
+                             name=f"kcompat-limits-{name}").start()
             if not stub.recording.wait_for({key}, CEILING_WAIT):
                 found[name] = stub.recording.versions()[name][-1]
-            close_processes(kill=True)  # the next pass's calls must not queue behind this one's
+            stop.set()  # then the pass's thread makes no call after the one in flight
+            process = getattr(admin, "process", None)  # an adapter's: the next pass's calls must not queue
+            if process is not None:                    # behind this one's unanswered call
+                process.kill()
     return found
 
 
