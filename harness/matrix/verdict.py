@@ -38,10 +38,11 @@ ABSENT_METHOD = frozenset({"NoSuchMethodException", "NotImplementedError", "Clas
 
 
 def lacks_asked_option(claim: Claim, observed: Mapping[str, Any]) -> bool:
-    """The client made the call without an option the claim asks for (its ``unsupported_options`` names a true
-    argument of the claim, such as ``include_authorized_operations``): it can't express the claim at all, as
-    a release without the method can't."""
-    asked = {key for key, value in claim.args.items() if value is True}
+    """The client made the call without an option the claim asks for (its ``unsupported_options`` names an
+    argument the claim sets: ``include_authorized_operations = true``, a ``states`` filter): it can't express
+    the claim at all, as a release without the method can't.  A false flag or an empty filter asks nothing."""
+    asked = {key for key, value in claim.args.items()
+             if value is not False and value is not None and value != [] and value != ()}
     named = observed.get("unsupported_options")
     return bool(asked & set(named)) if isinstance(named, list) else False
 

@@ -362,6 +362,12 @@ def test_a_client_that_drops_the_option_the_claim_asks_for_is_short_like_one_wit
     assert (verdict.outcome, verdict.limited_by) == ("unsupported", "client")
     other = {**WORKED, "unsupported_options": ["include_documentation"]}  # an option the claim does not ask for
     assert judge(bound, "confluent", _limits("3.9.0"), other).outcome == "pass"
+    filtered = replace(_bound(claim), args={"states": ["Empty"]})  # sarama lists groups without a states filter
+    unfiltered = {**WORKED, "unsupported_options": ["states"]}
+    assert judge(filtered, "confluent", _limits("3.9.0"), unfiltered).limited_by == "client"
+    unasked = replace(_bound(claim), args={"states": [], "include_authorized_operations": False})
+    assert judge(unasked, "confluent", _limits("3.9.0"), {**WORKED, "unsupported_options": ["states"]}).outcome \
+        == "pass"
 
 
 def test_on_a_broker_without_what_the_claim_requires_the_call_must_not_succeed(claim: Claim) -> None:
