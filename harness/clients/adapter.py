@@ -190,6 +190,15 @@ class AdapterProcess:
                 kill_tree(proc.pid)
             proc.wait(timeout=10)
 
+    def retire(self) -> None:
+        """Kill the process and leave this worker's registry, so the next client of the kind gets a process of
+        its own: a call still in flight here (the limits' passes leave one unanswered on purpose) can then
+        never take the next one's process down with it."""
+        for key, process in list(_PROCESSES.items()):
+            if process is self:
+                del _PROCESSES[key]
+        self.kill()
+
     def close(self) -> None:
         """Close stdin (the adapter closes its clients and exits), then make sure."""
         if self._proc is not None and self._proc.poll() is None and self._proc.stdin is not None:

@@ -1,5 +1,5 @@
-"""Client limits, one source for every kind: the newest (and, where the client can say, oldest) request
-version of each API a client release sends.
+"""Client limits, one source for every kind: the newest and oldest request version of each API a client
+release sends.
 
 Each kind says it the way it can (its ``ClientKind.limits``): the wire client's are kio's
 schemas; kafka-clients answers ``ApiKeys.latestVersion()`` in the sidecar;
@@ -7,9 +7,12 @@ a library that can't be asked (librdkafka) is *measured*: the release, in a
 Python that has it, makes every admin call kcompat makes against a stub
 broker on loopback that advertises every version of every API kio knows,
 and the stub records each request's version.  Where a client reaches the
-stub's ceiling (kio knows Metadata up to v12, Kafka 4 has v13), a second
-pass advertises that API open-ended and records the first request of it,
-without answering.  A measurement is cached per kind and release under the
+stub's ceiling (kio knows Metadata up to v12, Kafka 4 has v13), a pass of
+its own advertises that API open-ended and records the first request of it,
+without answering.  The oldest: each API's calls again, the API offered at
+one version only, from kio's oldest up; the first version sent is the
+client's oldest (one that can't go that low refuses without a request).
+Each pass has a new client.  A measurement is cached per kind and release under the
 cache dir, with its date and how; ``limits.jsonl`` beside this module holds
 the measurements checked in (``kcompat clients limits REF --json`` writes
 its lines), read when the cache has none.  Nothing here is typed by hand.
@@ -92,13 +95,17 @@ def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
               if name in call_apis() and name in newest and newest[name] == apis[key][-1]}
     beyond = _beyond_ceiling(ref, config, apis, capped) if capped else {}
     newest.update(beyond)
+    oldest = _oldest(ref, config, apis, {name: v for name, v in newest.items()  # ApiVersions goes out before
+                                         if name in call_apis() and name != "ApiVersions"})  # the offer is known
     version = admin.version
     under = getattr(admin, "librdkafka_version", None)
     client = f"{ref.kind} {version}" + (f" (librdkafka {under})" if under else "")
     how = (f"stub broker advertising kio's versions{_open_note(capped, beyond)}; {client} made "
-           "every admin call of kcompat.harness.clients.limits.exercise; the newest version each request header carried")
+           "every admin call of kcompat.harness.clients.limits.exercise; the newest version each request header "
+           "carried; the oldest: each API's calls again, the API offered at one version, from kio's oldest up, "
+           "until the client sent it")
     program = kind(ref.kind).program
-    return ClientLimits(ref.kind, version, newest, {}, datetime.datetime.now(datetime.UTC).date().isoformat(), how,
+    return ClientLimits(ref.kind, version, newest, oldest, datetime.datetime.now(datetime.UTC).date().isoformat(), how,
                         tuple(sorted(operations())), program() if program is not None else None)
 
 
@@ -123,15 +130,58 @@ def _beyond_ceiling(ref: ClientRef, config: HarnessConfig, apis: dict[int, range
         with StubBroker({**apis, key: OPEN_ENDED}) as stub:
             admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
             stop = threading.Event()
-            threading.Thread(target=exercise, args=(admin, name, stop), daemon=True,
-                             name=f"kcompat-limits-{name}").start()
+            worker = threading.Thread(target=exercise, args=(admin, name, stop), daemon=True,
+                                      name=f"kcompat-limits-{name}")
+            worker.start()
             if not stub.recording.wait_for({key}, CEILING_WAIT):
                 found[name] = stub.recording.versions()[name][-1]
             stop.set()  # then the pass's thread makes no call after the one in flight
-            process = getattr(admin, "process", None)  # an adapter's: the next pass's calls must not queue
-            if process is not None:                    # behind this one's unanswered call
-                process.kill()
+            _let_go(admin, worker)
     return found
+
+
+def _oldest(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], newest: Mapping[str, int]) \
+        -> dict[str, int]:
+    """The oldest version of each API in ``newest`` the client sends: that API's calls again, with a new client,
+    while the stub offers the API at one version only (every other API as before), from kio's oldest up to the
+    newest the client sent; the first version it sends is its oldest.  A client that can't go that low refuses
+    the call without a request (each pass is bounded by ``CEILING_WAIT``)."""
+    keys = {name: key for key, name in _API_NAMES.items()}
+    found: dict[str, int] = {}
+    for name, top in sorted(newest.items()):
+        key = keys[name]
+        for version in apis[key]:
+            if version > top:
+                break
+            with StubBroker({**apis, key: range(version, version + 1)}) as stub:
+                admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
+                stop = threading.Event()
+                worker = threading.Thread(target=exercise, args=(admin, name, stop), daemon=True,
+                                          name=f"kcompat-limits-oldest-{name}")
+                worker.start()
+                worker.join(CEILING_WAIT)  # a refusal returns at once; an answer the client dislikes, soon
+                stop.set()
+                sent = stub.recording.versions().get(name, ())
+                _let_go(admin, worker)
+            if version in sent:
+                found[name] = version
+                break
+    return found
+
+
+def _let_go(admin: AdminClient, worker: threading.Thread) -> None:
+    """Close a pass's client: at once where its thread is done, else kill an adapter's process (its call may
+    hang on the stub's answer: the next pass's calls must not queue behind it) and leave an in-process
+    client's thread behind, a daemon."""
+    process = getattr(admin, "process", None)
+    if not worker.is_alive():
+        try:
+            admin.close()
+            return
+        except HarnessError:  # the pass's calls ended the adapter (a call that timed out kills it)
+            pass
+    if process is not None:
+        process.retire()
 
 
 def measure(ref: ClientRef, config: HarnessConfig, python: Path | str) -> ClientLimits:

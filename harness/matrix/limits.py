@@ -36,7 +36,8 @@ def client_max_version(client: AdminClient, ref: ClientRef, api: str, config: Ha
 
 
 def client_min_version(client: AdminClient, ref: ClientRef, api: str, config: HarnessConfig) -> int | None:
-    """The oldest request version the client can send, None where it can't say (librdkafka).  The wire
+    """The oldest request version the client can send, None where nobody knows (an API the measurement never saw
+    sent, a measurement older than the oldest passes).  The wire
     probe's is kio's oldest even when pinned: pinned, it sends its version whatever the broker offers."""
     return limits_of(client, ref, config).oldest.get(api)
 

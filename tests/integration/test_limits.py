@@ -30,6 +30,7 @@ def test_the_installed_release_measures_as_checked_in(tmp_path: Path) -> None:
     assert (measured["kind"], measured["release"]) == ("confluent", release)
     assert measured["newest"] == dict(checked_in()[f"confluent:{release}"].newest), \
         f"re-measured confluent:{release} differs from harness/clients/limits.jsonl: update the table"
+    assert measured["oldest"] == dict(checked_in()[f"confluent:{release}"].oldest) and measured["oldest"]
     assert json.loads((tmp_path / "client-limits" / f"confluent-{release}.json").read_text()) == measured
     table = _ok(kcompat("clients", "limits", "confluent", env=env, timeout=300))
     assert f"confluent:{release}, measured" in table and "Metadata" in table
