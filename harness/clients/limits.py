@@ -121,52 +121,53 @@ def _open_note(capped: set[int], beyond: Mapping[str, int]) -> str:
 def _beyond_ceiling(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], capped: set[int]) \
         -> dict[str, int]:
     """The version a client sends of each capped API when the stub offers any (an API it did not send in
-    ``CEILING_WAIT`` is left out).  One pass per API, with a new client that makes only that API's calls: a
-    request kio can't decode is not answered, so a pass's call stays in flight (left to time out in its
-    thread), and one pass for all would see only the first API the calls reach."""
+    ``CEILING_WAIT`` is left out), one pass per API: a request kio can't decode is not answered, so a pass's
+    call stays in flight, and one pass for all would see only the first API the calls reach."""
     found: dict[str, int] = {}
     for key in sorted(capped):
-        name = _API_NAMES[key]
-        with StubBroker({**apis, key: OPEN_ENDED}) as stub:
-            admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
-            stop = threading.Event()
-            worker = threading.Thread(target=exercise, args=(admin, name, stop), daemon=True,
-                                      name=f"kcompat-limits-{name}")
-            worker.start()
-            if not stub.recording.wait_for({key}, CEILING_WAIT):
-                found[name] = stub.recording.versions()[name][-1]
-            stop.set()  # then the pass's thread makes no call after the one in flight
-            _let_go(admin, worker)
+        sent = _pass(ref, config, {**apis, key: OPEN_ENDED}, key, until_sent=True)
+        if sent:
+            found[_API_NAMES[key]] = sent[-1]
     return found
 
 
 def _oldest(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], newest: Mapping[str, int]) \
         -> dict[str, int]:
-    """The oldest version of each API in ``newest`` the client sends: that API's calls again, with a new client,
-    while the stub offers the API at one version only (every other API as before), from kio's oldest up to the
-    newest the client sent; the first version it sends is its oldest.  A client that can't go that low refuses
-    the call without a request (each pass is bounded by ``CEILING_WAIT``)."""
+    """The oldest version of each API in ``newest`` the client sends: that API's calls again while the stub
+    offers the API at one version only (every other API as before), from kio's oldest up to the newest the
+    client sent; the first version it sends is its oldest.  A client that can't go that low refuses the call
+    without a request."""
     keys = {name: key for key, name in _API_NAMES.items()}
     found: dict[str, int] = {}
     for name, top in sorted(newest.items()):
         key = keys[name]
-        for version in apis[key]:
-            if version > top:
-                break
-            with StubBroker({**apis, key: range(version, version + 1)}) as stub:
-                admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
-                stop = threading.Event()
-                worker = threading.Thread(target=exercise, args=(admin, name, stop), daemon=True,
-                                          name=f"kcompat-limits-oldest-{name}")
-                worker.start()
-                worker.join(CEILING_WAIT)  # a refusal returns at once; an answer the client dislikes, soon
-                stop.set()
-                sent = stub.recording.versions().get(name, ())
-                _let_go(admin, worker)
-            if version in sent:
+        for version in (v for v in apis[key] if v <= top):
+            if version in _pass(ref, config, {**apis, key: range(version, version + 1)}, key, until_sent=False):
                 found[name] = version
                 break
     return found
+
+
+def _pass(ref: ClientRef, config: HarnessConfig, offered: dict[int, range], key: int, until_sent: bool) \
+        -> tuple[int, ...]:
+    """One pass: a stub offering ``offered``, a new client making only the calls whose request is ``key``'s
+    API, in a thread; bounded by ``CEILING_WAIT`` until the API was sent (``until_sent``) or the calls are
+    done.  The versions of that API the stub saw."""
+    name = _API_NAMES[key]
+    with StubBroker(offered) as stub:
+        admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
+        stop = threading.Event()
+        worker = threading.Thread(target=exercise, args=(admin, name, stop), daemon=True,
+                                  name=f"kcompat-limits-{name}")
+        worker.start()
+        if until_sent:
+            stub.recording.wait_for({key}, CEILING_WAIT)
+        else:
+            worker.join(CEILING_WAIT)  # a refusal returns at once; an answer the client dislikes, soon
+        stop.set()  # the thread makes no call after the one in flight
+        sent = stub.recording.versions().get(name, ())
+        _let_go(admin, worker)
+    return sent
 
 
 def _let_go(admin: AdminClient, worker: threading.Thread) -> None:
