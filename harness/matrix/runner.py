@@ -310,18 +310,17 @@ def _pytest_until_done(python: Path | str, options: RunOptions, clients: Sequenc
         running = _inflight(options.out)
         if code in (0, 1, 5):
             return code, problems
-        done = {r.cell_id for r in read_records(options.out / RECORDS_FILE).records}
-        left = [c for c in cells if c.cell.id not in done]
         death = _death(log, since)
         problems.append(f"pytest for {', '.join(clients)} exited {code} ({death}); see {log}")
-        if not left:
-            return code, problems
         latest = {r.cell_id: r for r in read_records(options.out / RECORDS_FILE).records}
         for cell_id in running:
             if cell_id in latest:  # it died closing the cell's client, after the verdict: that is observed too
                 append_record(options.out / RECORDS_FILE, died_closing(latest[cell_id], death, log.name))
             else:
                 crashes[cell_id] = crashes.get(cell_id, 0) + 1
+        left = [c for c in cells if c.cell.id not in latest]
+        if not left:  # the last cell's close, say: every cell has its verdict
+            return code, problems
         dead = [c for c in left if crashes.get(c.cell.id, 0) >= CRASHES_PER_CELL]
         _infra(dead, run, options.out, f"the test process died during this cell {CRASHES_PER_CELL} times: "
                                        f"{death} (see {log.name})", config)
@@ -394,6 +393,9 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
     options, cells, run = prepare(options, config)
     given = {ref.pin for ref in client_refs(options.selection) if ref.pin is not None}
     problems: list[str] = []
+    deaths: list[str] = []
+    """Test processes that died and were started again: told, but every cell still has its own verdict (a
+    death in a cell is recorded in it), so they alone don't fail the run."""
     for release, group in _groups(cells).items():
         # the references as selected (pinned wire cells are planned again per claim in each process)
         clients = sorted({str(c.client) for c in group if c.client.pin is None or c.client.pin in given})
@@ -409,7 +411,7 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
                 continue
         # 1: some cell failed (its record says why); 5: all cells already done; else it died (restarted)
         _, died = _pytest_until_done(python, options, clients, log, echo, group, run, config)
-        problems += died
+        deaths += died
     if options.allure:
         problems += allure_report(options.out)
     report = read_records(options.out / RECORDS_FILE)
@@ -425,6 +427,7 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
         problems.append(f"{report.skipped} line(s) of {RECORDS_FILE} could not be read")
     bad = sorted(cid for cid, r in latest.items() if r.outcome not in ACCEPTED)
     code = 1 if bad or missing or problems else 0
+    problems = deaths + problems
     lines = summary_lines(report.records)
     rows = json.loads((options.out / "coverage.json").read_text())
     coverage = [row for row in rows if "method" not in row]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 from kcompat.harness.matrix import runner
 
@@ -46,3 +48,33 @@ def test_a_judged_cell_whose_client_killed_the_process_closing_is_a_deviation_ke
     failed = runner.died_closing(judged.__class__(**{**judged.__dict__, "outcome": "fail", "limited_by": None}),
                                  "x", "l")
     assert failed.outcome == "fail"
+
+
+def test_a_death_closing_the_last_cell_keeps_that_cells_verdict_and_starts_nothing(tmp_path: Path,
+                                                                                   monkeypatch: Any) -> None:
+    """The process died closing the client of the group's last cell: its record becomes the deviation the
+    death makes of it (before, the run returned at once with the cell's plain verdict), and nothing is
+    started again, since no cell is left."""
+    from kcompat.harness.records import RECORDS_FILE, Record, append_record, read_records
+
+    cell_id = "DOCS-admin/x[0.10.2.2-zk|confluent:2.16.1]"
+    judged = Record(run_id="r", cell_id=cell_id, kip="DOCS-admin", claim_id="DOCS-admin/x", api="DeleteGroups",
+                    broker_version="0.10.2.2", broker_mode="zk", provider="process", client_kind="confluent",
+                    client_version="2.16.1", outcome="unsupported", limited_by="broker", observed={"refused": True})
+    log = tmp_path / "pytest-main.log"
+    started: list[int] = []
+
+    def dies_closing(*_: Any) -> int:
+        started.append(1)
+        runner.mark_inflight(tmp_path, cell_id)
+        append_record(tmp_path / RECORDS_FILE, judged)
+        log.write_text("*** rdkafka_queue.h:233:rd_kafka_q_destroy0: assert: rkq->rkq_refcnt > 0 ***\n")
+        return 3
+
+    monkeypatch.setattr(runner, "_pytest", dies_closing)
+    cells = [SimpleNamespace(cell=SimpleNamespace(id=cell_id))]
+    code, deaths = runner._pytest_until_done("python", SimpleNamespace(out=tmp_path), ["confluent:2.16.1"], log,
+                                             None, cells, {}, None)  # type: ignore[arg-type]
+    assert started == [1] and code == 3 and len(deaths) == 1 and "rkq_refcnt" in deaths[0]
+    latest = {r.cell_id: r for r in read_records(tmp_path / RECORDS_FILE).records}
+    assert latest[cell_id].outcome == "deviation" and "rkq_refcnt" in latest[cell_id].observed["closed"]
