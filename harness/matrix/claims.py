@@ -502,6 +502,9 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
                                            f"(it takes {', '.join(spec.args)})")
         if not isinstance(value, spec.args[key]):
             raise _fail(where(index, key), f"argument {key} of probe {spec.name} has the wrong type")
+        if isinstance(value, list) and (len({type(v) for v in value}) > 1 or any(isinstance(v, dict) for v in value)):
+            raise _fail(where(index, key), f"argument {key} of probe {spec.name} is a list of one kind of value "
+                                           "(strings, integers or lists), not tables")
     for table in ("expect", "fallback"):
         if not isinstance(raw.get(table, []), list):
             raise _fail(where(index, table), f"{table} is a list of tables ([[claim.{table}]])")

@@ -201,6 +201,10 @@ def test_the_docs_excerpt_names_its_source_and_every_row_is_a_claim_or_untestabl
     (('probe = "create_topic"', 'probe = "create_topic"\nbrokers = "2.0+"'), 'brokers is a release bound like ">=2.0"'),
     (('probe = "create_topic"', 'probe = "create_topic"\ncluster = { users = ["mallory"] }'),
      "unknown SASL user 'mallory'; every SASL cluster has alice, bob, carol, dave, erin"),
+    (('probe = "create_topic"', 'probe = "list_groups"\nargs = { states = ["Empty", 3] }'),
+     "argument states of probe list_groups is a list of one kind of value"),
+    (('probe = "create_topic"', 'probe = "list_groups"\nargs = { states = [{ name = "Empty" }] }'),
+     "argument states of probe list_groups is a list of one kind of value"),
 ])
 def test_a_bad_release_bound_or_user_is_one_line(tmp_path: Path, change: tuple[str, str], reason: str) -> None:
     path = tmp_path / "KIP-1.toml"
