@@ -11,7 +11,9 @@
 #      `kcompat run -n 2`, and its test checks that the two workers boot each cluster once;
 #   4. every test that boots through the plugin's provider (marker `provider`: boot, 3-node,
 #      SASL/ACLs, plug-ins, clients; ZooKeeper-era 0.11/2.8/3.9 and KRaft 3.9/4.4) again with
-#      brokers in Docker containers;
+#      brokers in Docker containers, except the adapter kinds' own modules (tests/integration/
+#      test_adapter_*.py: an adapter reaches a container's port as the wire client does, which
+#      this stage already covers; they run on containers in the nightly);
 #   5. the confluent-kafka axis through tox for the oldest and newest lines (a tox env costs
 #      ~107 s); every line is measured against the stub broker and the lines between judge
 #      KIP-142's cells in stage 2 (tests/integration/test_limits.py).
@@ -53,6 +55,7 @@ check "integration tests" $?
 check "integration tests with their own workers" $?
 
 .venv/bin/python -m pytest -n 2 --dist loadfile -m "provider and not nightly" --kc-provider container --durations=25 \
+  --ignore-glob 'tests/integration/test_adapter_*.py' \
   tests/integration
 check "pytest --kc-provider container" $?
 
