@@ -393,9 +393,9 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
     options, cells, run = prepare(options, config)
     given = {ref.pin for ref in client_refs(options.selection) if ref.pin is not None}
     problems: list[str] = []
+    # test processes that died and were started again: told, but every cell still has its own verdict (a
+    # death in a cell is recorded in it), so they alone don't fail the run
     deaths: list[str] = []
-    """Test processes that died and were started again: told, but every cell still has its own verdict (a
-    death in a cell is recorded in it), so they alone don't fail the run."""
     for release, group in _groups(cells).items():
         # the references as selected (pinned wire cells are planned again per claim in each process)
         clients = sorted({str(c.client) for c in group if c.client.pin is None or c.client.pin in given})
