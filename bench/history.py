@@ -3,13 +3,16 @@
     .venv/bin/python bench/history.py [--runs 365] [--cells 10000] [--work DIR] [--keep]
     .venv/bin/python bench/history.py --store-only --work DIR [--runs N --cells N]   # generate + ingest
     .venv/bin/python bench/history.py --report-only --work DIR                       # reports of that store
+    .venv/bin/python bench/history.py --nightly --work DIR                           # one more night's ingest
 
 Writes RUNS run directories of CELLS records each (regressions and flaky cells planted), times
 ``python -m kcompat.reports.history ingest`` and ``report`` as the user runs them (Spark session start
 included), computes the same report with DuckDB over the records table's current Parquet files,
 checks the files are identical and prints the Spark/DuckDB time ratio.  Figures: docs/PERFORMANCE.md.
 ``--store-only`` keeps WORK after the ingest; ``--report-only`` times both reports again over it (the
-year's ingest takes minutes, its report is what gets tuned).
+year's ingest takes minutes, its report is what gets tuned).  ``--nightly`` writes the next night of WORK's
+store (CELLS records, the shape it was generated with) and times its ingest into the store as the nightly job
+runs it: what a night pays with a year already stored.
 """
 
 from __future__ import annotations
@@ -175,6 +178,26 @@ def build_store(work: Path, runs: int, count: int) -> dict[str, object]:
     return {"generate_s": round(generated, 1), "sample_lines_checked": checked, "spark_ingest_s": round(ingest, 1)}
 
 
+def nightly_ingest(work: Path, runs: int, count: int) -> dict[str, object]:
+    """Write the store's next night (after the generated ones and any earlier ``--nightly``), ingest it alone."""
+    night = runs + len(list((work / "nightly").glob("nightly-*")))
+    day = time.strftime("%Y-%m-%d", time.gmtime(1735689600 + night * 86400))
+    run_id = f"nightly-{night:03d}"
+    path = work / "nightly" / run_id
+    path.mkdir(parents=True)
+    (path / RUN_FILE).write_text(json.dumps({"schema_version": 1, "run_id": run_id, "started_at": f"{day}T01:00:00Z"}))
+    regressing, flaky = planted(count)
+    (path / RECORDS_FILE).write_text("".join(
+        record(cell, run_id, day, *verdict(cell[0], cell[3], night, runs, regressing, flaky)).line()
+        for cell in cells(count)))
+    started = time.monotonic()
+    done = subprocess.run(CLI + ["ingest", str(path), "--store", str(work / "store")], cwd=ROOT, check=True,
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    seconds = time.monotonic() - started
+    return {"night": run_id, "nightly_ingest_s": round(seconds, 1),
+            "nightly_said": done.stdout.strip().splitlines()[-1]}
+
+
 def reports(work: Path, count: int) -> dict[str, object]:
     """Both engines' reports of WORK's store, timed, and whether their files are the same bytes."""
     for name in ("spark", "duckdb"):
@@ -214,22 +237,25 @@ def main() -> None:
     steps = parser.add_mutually_exclusive_group()
     steps.add_argument("--store-only", action="store_true", help="generate and ingest, keep WORK, no report")
     steps.add_argument("--report-only", action="store_true", help="time the reports of WORK's existing store")
+    steps.add_argument("--nightly", action="store_true", help="time one more night's ingest into WORK's store")
     args = parser.parse_args()
-    if (args.store_only or args.report_only) and args.work is None:
-        parser.error("--store-only and --report-only need --work DIR")
+    if (args.store_only or args.report_only or args.nightly) and args.work is None:
+        parser.error("--store-only, --report-only and --nightly need --work DIR")
     work = args.work or Path(tempfile.mkdtemp(prefix="kcompat-history-bench-"))
-    keep = args.keep or args.store_only or args.report_only
+    keep = args.keep or args.store_only or args.report_only or args.nightly
     load_start = os.getloadavg()[0]  # the machine may be shared: the figures say how loaded it was
     try:
-        if args.report_only:
+        if args.report_only or args.nightly:
             if not (work / SHAPE_FILE).is_file():
                 parser.error(f"{work} holds no store this benchmark built (no {SHAPE_FILE}); run --store-only first")
             shape = json.loads((work / SHAPE_FILE).read_text())
             runs, count, figures = int(shape["runs"]), int(shape["cells"]), {}
+            if args.nightly:
+                figures = nightly_ingest(work, runs, count)
         else:
             runs, count = args.runs, args.cells
             figures = build_store(work, runs, count)
-        if not args.store_only:
+        if not (args.store_only or args.nightly):
             figures.update(reports(work, count))
         print(json.dumps({"runs": runs, "cells": count, "records": runs * count, **figures,
                           "cpus": os.cpu_count(),

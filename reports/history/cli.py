@@ -40,22 +40,26 @@ def _conf(values: tuple[str, ...]) -> dict[str, str]:
     return conf
 
 
-def _fail(message: str) -> None:
+REPORT_FAILED = 3
+"""``ingest --report``'s exit code when the runs were stored but the report failed (1: nothing was stored)."""
+
+
+def _fail(message: str, code: int = 1) -> None:
     click.echo(f"kcompat: error: {message}", err=True)
-    sys.exit(1)
+    sys.exit(code)
 
 
-def guarded(action: Callable[[], T]) -> T:
+def guarded(action: Callable[[], T], code: int = 1) -> T:
     """One line for every failure: ours as they are, Spark's and Delta's by their first line."""
     try:
         return action()
     except HarnessError as exc:
-        _fail(str(exc))
+        _fail(str(exc), code)
     except Exception as exc:
         origin = type(exc).__module__.split(".")[0]
         if origin not in ("pyspark", "py4j", "delta"):
             raise
-        _fail(f"the Spark job failed: {sparking._first_line(exc)}")
+        _fail(f"the Spark job failed: {sparking._first_line(exc)}", code)
     raise AssertionError("unreachable")
 
 
@@ -112,9 +116,13 @@ def history() -> None:
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--store", required=True, type=STORE,
               help="The history store: a directory, or an object-store URI such as s3a://bucket/prefix.")
+@click.option("--report", "report_dir", type=click.Path(path_type=Path), metavar="DIR",
+              help="Then write the store's report to DIR (as `history report --out DIR`) in the same Spark "
+                   "session; exit 3 if the runs were stored but the report failed.")
 @_CONF
 @click.pass_context
-def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: storing.Location, conf: tuple[str, ...]) -> None:
+def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: storing.Location, report_dir: Path | None,
+           conf: tuple[str, ...]) -> None:
     """Add run directories (or JUnit XML files, or directories of junit-*.xml) to STORE; re-ingesting a run
     changes nothing, and a run's records.jsonl wins over its JUnit XML."""
     def check() -> None:  # before Spark starts: bad input costs no JVM
@@ -122,9 +130,34 @@ def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: storing.Locati
         for run_dir in run_dirs:
             ingest_sources(run_dir)
 
+        if report_dir is not None:
+            _check_out(report_dir)
+
     guarded(check)
     with session(ctx, conf) as spark:
         result = guarded(lambda: storing.ingest(spark, store, run_dirs))
+        _say_ingested(result, store)
+        if report_dir is not None:  # one JVM for the nightly's two steps: the report runs warm (seconds, not a start)
+            made = guarded(lambda: run_report(spark, store, None, reporting.DEFAULT_FLAKY_WINDOW,
+                                              reporting.DEFAULT_HISTORY_DEPTH), REPORT_FAILED)
+            guarded(lambda: _write(made, report_dir), REPORT_FAILED)
+            _say_reported(made, report_dir)
+
+
+def _check_out(out_dir: Path) -> None:
+    """Before Spark starts: an --out that can't be a directory costs no JVM."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise HistoryError(f"--out {out_dir} is not a directory")
+
+
+def _write(made: reporting.Report, out_dir: Path) -> None:
+    try:
+        reporting.write(made, out_dir)
+    except OSError as exc:
+        raise HistoryError(f"can't write the report to {out_dir}: {exc.strerror or exc}") from exc
+
+
+def _say_ingested(result: storing.IngestResult, store: storing.Location) -> None:
     for run_id, run in sorted(result.runs.items()):
         skipped = ", ".join(f"{kind} {n}" for kind, n in sorted(run["quarantined"].items()))
         click.echo(f"run {run_id}: {run['records']} records, {sum(run['quarantined'].values())} quarantined"
@@ -149,9 +182,14 @@ def ingest(ctx: click.Context, run_dirs: tuple[Path, ...], store: storing.Locati
 def report(ctx: click.Context, store: storing.Location, out_dir: Path, as_of: str | None, flaky_window: int,
            history_depth: int, conf: tuple[str, ...]) -> None:
     """Write the latest matrix, regressions, flaky and intermittent cells, KIP tables and cell histories to OUT."""
+    guarded(lambda: _check_out(out_dir))
     result = report_from_store(ctx, store, as_of=as_of, flaky_window=flaky_window, history_depth=history_depth,
                                conf=conf)
-    reporting.write(result, out_dir)
+    guarded(lambda: _write(result, out_dir))
+    _say_reported(result, out_dir)
+
+
+def _say_reported(result: reporting.Report, out_dir: Path) -> None:
     s = result.summary
     click.echo(f"report: {s['runs']} runs, {s['cells']} cells, {s['regressions']} regressions, {s['flaky']} flaky "
                f"across runs, {s['intermittent']} intermittent within runs, {s['quarantined']} lines quarantined "

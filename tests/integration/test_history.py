@@ -114,8 +114,12 @@ def test_bad_input_is_one_line_and_leaves_the_store_alone(spark: Any, tmp_path: 
     assert cli("ingest", str(run_dir(tmp_path / "runs", "good", 1, {JAVA: "pass"})), "--store", str(store)).exit_code == 0
     kept = log_files(store)
     (tmp_path / "empty").mkdir()
+    (tmp_path / "a-file").write_text("")
     cases = [
         (("ingest", str(tmp_path / "empty"), "--store", str(store)), "holds no records"),
+        (("ingest", str(tmp_path / "runs" / "good"), "--store", str(store), "--report", str(tmp_path / "a-file")),
+         "--out " + str(tmp_path / "a-file") + " is not a directory"),
+        (("report", "--store", str(store), "--out", str(tmp_path / "a-file")), "is not a directory"),
         (("ingest", str(tmp_path / "nowhere"), "--store", str(store)), "is not a run directory"),
         (("ingest", str(tmp_path / "runs" / "good"), "--store", str(tmp_path / "runs")), "is not a history store"),
         (("report", "--store", str(tmp_path / "runs"), "--out", str(tmp_path / "o")), "is not a history store"),
@@ -126,6 +130,13 @@ def test_bad_input_is_one_line_and_leaves_the_store_alone(spark: Any, tmp_path: 
         lines = result.output.strip().splitlines()
         assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith("kcompat: error: "), result.output
         assert message in lines[0]
+    assert log_files(store) == kept
+    # stored (here: nothing new), then the report can't be written: exit 3, the ingest's lines, one error line
+    stored = cli("ingest", str(tmp_path / "runs" / "good"), "--store", str(store), "--report",
+                 str(tmp_path / "a-file" / "report"))
+    lines = stored.output.strip().splitlines()
+    assert stored.exit_code == 3 and lines[-2].endswith("0 rows added, 0 changed, 0 lines quarantined"), stored.output
+    assert lines[-1].startswith(f"kcompat: error: can't write the report to {tmp_path / 'a-file' / 'report'}: ")
     assert log_files(store) == kept
 
 
@@ -370,19 +381,20 @@ def test_the_documented_commands_as_typed_on_a_relative_store_with_hostile_lines
         return subprocess.run([kcompat, "history", *args], cwd=tmp_path, capture_output=True, text=True,
                               timeout=600, check=False, env=env)
 
-    first = kc("ingest", "runs/good", "--store", "store")
+    # the nightly's form (ingest, then the report in the same session), then `report` alone; a re-ingest
+    # changing nothing is test_reingest_changes_nothing_and_spark_equals_duckdb's, in the module's session
+    first = kc("ingest", "runs/good", "--store", "store", "--report", "night")
     assert first.returncode == 0, first.stderr
     assert "Traceback" not in first.stderr
     assert "run good: 2 records, 5 quarantined (malformed 5)" in first.stdout, first.stdout
-    versions = log_files(tmp_path / "store")
-    again = kc("ingest", "runs/good", "--store", "store")
-    assert again.returncode == 0 and "0 rows added, 0 changed" in again.stdout, again.stdout + again.stderr
-    assert log_files(tmp_path / "store") == versions
+    assert first.stdout.strip().splitlines()[-1].endswith("5 lines quarantined -> night"), first.stdout
     report = kc("report", "--store", "store", "--out", "out")
     assert report.returncode == 0, report.stderr
+    assert files(tmp_path / "night") == files(tmp_path / "out")
     written = [p for p in tmp_path.rglob("*") if p.is_file() and not p.is_relative_to(tmp_path / "store")
                and not p.is_relative_to(runs)]
-    assert written and all(p.is_relative_to(tmp_path / "out") for p in written), written
+    assert written and all(p.is_relative_to(tmp_path / "out") or p.is_relative_to(tmp_path / "night")
+                           for p in written), written
     import pyarrow.parquet as pq
 
     stored = [row for p in (tmp_path / "store" / "quarantine").rglob("*.parquet")
