@@ -198,12 +198,6 @@ class JvmCluster:
                             node.log_path, f"broker-{node.node_id}")
             self._brokers.append(jvm)
             jvm.start()
-        if self._zookeeper is not None:
-            # Brokers start beside ZooKeeper, not after it answers: two JVMs warm up at once, and a broker's
-            # ZooKeeper client retries its connection for zookeeper.connection.timeout.ms (30 s, render.py).
-            # Waiting for ZooKeeper first still names it when it is the one that fails.
-            wait_until(ZooKeeperAnswers(self._zk_port or 0), timeout=self._remaining(), log=self._zookeeper.log_path,
-                       alive=self.check_alive)
         self.wait_ready()
         self.boot_seconds = time.monotonic() - started
         for archive in self._archives.values():
@@ -289,6 +283,7 @@ class JvmCluster:
         self._zookeeper = self._jvm("ZooKeeper", self._command(ZOOKEEPER_MAIN, [str(properties)], flags),
                                     log_path, "zookeeper")
         self._zookeeper.start()
+        wait_until(ZooKeeperAnswers(self._zk_port), timeout=self._remaining(), log=log_path, alive=self.check_alive)
 
     def _format_storage(self) -> None:
         """``kafka-storage format`` for every node, run side by side."""

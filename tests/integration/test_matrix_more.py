@@ -4,7 +4,8 @@ One run straddles each boundary: 0.11 (no CreatePartitions), 1.1 (CreatePartitio
 ZooKeeper, 3.9 in KRaft and 4.4 (CreateTopics v0-v1 gone); the wire client (also pinned at CreateTopics
 v0/v1 and Metadata v1/v2), the installed confluent-kafka, kafka-clients 2.3.1 and 4.4.0.  The claims are a
 `-k` slice that keeps the run to a few minutes at -n 2: every 1-node claim on every broker; the 3-node
-and SASL claims on 2.8 (ZooKeeper) and 3.9 (KRaft) only, where the controller rule splits.
+and SASL claims on 2.8 (ZooKeeper) and 3.9 (KRaft) only, where the controller rule splits.  The same run
+judges DOCS-authorization on 1.1, 2.8, 3.9 and 4.4, whose SASL clusters on 2.8 and 3.9 are the slice's.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from kcompat.harness.matrix.claims import claims_dir, load_claim_book
 from kcompat.harness.records import RECORDS_FILE, Record, read_records
 
-pytestmark = pytest.mark.timeout(1200)  # one run (a fixture) boots 14 clusters: ~3 minutes at -n 2
+pytestmark = pytest.mark.timeout(1200)  # one run (a fixture) boots 16 clusters: ~3 minutes at -n 2
 
 from tests.console import KCOMPAT as CONSOLE_SCRIPT  # noqa: E402
 from tests.console import run_workers  # noqa: E402
@@ -34,18 +35,37 @@ SLICE = ("count-rises or validate-only-changes or unknown-topic or assignment-li
 JAVA = ("java:2.3.1", "java:4.4.0")
 
 
+AUTHZ_BROKERS = ("1.1.1-zk", "2.8.2-zk", "3.9.2-kraft", "4.4.0-kraft")
+"""DOCS-authorization (the ACL each request needs, per Kafka's "Operations and Resources on Protocols" table)
+on one SASL cluster per broker; 2.8's and 3.9's are the ones the KIP slice's SASL claims use."""
+AUTHZ = "(DOCS-authorization and (" + " or ".join(AUTHZ_BROKERS) + "))"
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path]:
+    """One run for the KIP slice and DOCS-authorization: the SASL clusters they share boot once."""
     out = tmp_path_factory.mktemp("matrix-more") / "run"
     done = subprocess.run([*KCOMPAT, "run", "--brokers", BROKERS, "--clients", CLIENTS, "--kip", "KIP-195",
-                           "--kip", "KIP-108", "--kip", "KIP-142", "-k", SLICE, "-n", run_workers(), "--quiet", "--out",
-                           str(out)], capture_output=True, text=True, timeout=1100, check=False)
+                           "--kip", "KIP-108", "--kip", "KIP-142", "--kip", "DOCS-authorization", "-k",
+                           f"({SLICE}) or {AUTHZ}", "-n", run_workers(), "--quiet", "--out", str(out)],
+                          capture_output=True, text=True, timeout=1100, check=False)
     return done.returncode, done.stdout + done.stderr, out
 
 
 @pytest.fixture(scope="module")
-def cells(run: tuple[int, str, Path]) -> dict[str, Record]:
+def everything(run: tuple[int, str, Path]) -> dict[str, Record]:
     return {r.cell_id: r for r in read_records(run[2] / RECORDS_FILE).records}
+
+
+@pytest.fixture(scope="module")
+def cells(everything: dict[str, Record]) -> dict[str, Record]:
+    """The KIP slice's cells."""
+    return {cell_id: r for cell_id, r in everything.items() if r.kip != "DOCS-authorization"}
+
+
+@pytest.fixture(scope="module")
+def authz(everything: dict[str, Record]) -> dict[str, Record]:
+    return {cell_id: r for cell_id, r in everything.items() if r.kip == "DOCS-authorization"}
 
 
 def _confluent(cells: dict[str, Record]) -> str:
@@ -66,8 +86,11 @@ def test_every_selected_cell_is_judged_and_each_cluster_booted_once(run: tuple[i
     assert {r.outcome for r in cells.values()} <= {"pass", "unsupported", "deviation"}
     book = load_claim_book(claims_dir())
     configs = {(r.broker_version, r.broker_mode, book.claim(r.claim_id).cluster.key) for r in cells.values()}
+    assert len(configs) == 14
+    everything = {(r.broker_version, r.broker_mode, book.claim(r.claim_id).cluster.key)
+                  for r in read_records(out / RECORDS_FILE).records}
     booted = [d for d in (out / "logs").glob("*/kafka-*") if d.is_dir()]
-    assert len(booted) == len(configs) == 14, sorted(d.name for d in booted)
+    assert len(booted) == len(everything) == 16, sorted(d.name for d in booted)  # + SASL on 1.1 and 4.4
     coverage = json.loads((out / "coverage.json").read_text())
     assert any(row["kip"] == "KIP-195" and "REASSIGNMENT_IN_PROGRESS" in row["statement"] and row["reason"]
                for row in coverage)
@@ -173,36 +196,21 @@ def test_sasl_cells_record_no_credentials(run: tuple[int, str, Path], cells: dic
 
 
 # -- DOCS-authorization: the ACL each request needs, per Kafka's "Operations and Resources on Protocols" table --
-# A run of its own (one SASL cluster per broker), so its tests run apart: pytest -k authz.
-AUTHZ_BROKERS = "1.1,2.8,3.9,4.4"
 FROM_2_0 = ("2.8.2-zk", "3.9.2-kraft", "4.4.0-kraft")
-
-
-@pytest.fixture(scope="module")
-def authz_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path]:
-    out = tmp_path_factory.mktemp("matrix-authz") / "run"
-    done = subprocess.run([*KCOMPAT, "run", "--brokers", AUTHZ_BROKERS, "--clients", CLIENTS, "--kip",
-                           "DOCS-authorization", "-n", run_workers(), "--quiet", "--out", str(out)],
-                          capture_output=True, text=True, timeout=1100, check=False)
-    return done.returncode, done.stdout + done.stderr, out
-
-
-@pytest.fixture(scope="module")
-def authz(authz_run: tuple[int, str, Path]) -> dict[str, Record]:
-    return {r.cell_id: r for r in read_records(authz_run[2] / RECORDS_FILE).records}
 
 
 def _clients(cells: dict[str, Record]) -> tuple[str, ...]:
     return ("wire", _confluent(cells), *JAVA)
 
 
-def test_authz_every_cell_is_judged_on_one_sasl_cluster_per_broker(authz_run: tuple[int, str, Path],
+def test_authz_every_cell_is_judged_on_one_sasl_cluster_per_broker(run: tuple[int, str, Path],
                                                                    authz: dict[str, Record]) -> None:
-    code, output, out = authz_run
+    code, output, out = run
     assert code == 0, output[-3000:]
     assert len(authz) == 160 and {r.outcome for r in authz.values()} <= {"pass", "unsupported", "deviation"}
     assert {r.security for r in authz.values()} == {"sasl"}
-    assert len([d for d in (out / "logs").glob("*/kafka-*") if d.is_dir()]) == 4
+    assert {r.broker_version + "-" + r.broker_mode for r in authz.values()} == set(AUTHZ_BROKERS)
+    assert len([d for d in (out / "logs").glob("*/kafka-*-sasl-*") if d.is_dir()]) == 4
     for path in (out / RECORDS_FILE, out / "run.json"):
         assert "password" not in path.read_text().lower()
     coverage = json.loads((out / "coverage.json").read_text())
