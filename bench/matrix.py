@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -52,9 +53,13 @@ def one_run(out: Path, brokers: str, clients: str, workers: int) -> dict[str, fl
     command = [sys.executable, "-c", "from kcompat.harness.cli import run; run()", "run", "--brokers", brokers,
                "--clients", clients, "--kip", "KIP-525", "--kip", "KIP-569", "-n", str(workers), "--quiet",
                "--out", str(out)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU of every process the run started and waited for (workers, brokers, sidecars): cores busy on average
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode != 0:
         sys.exit(f"bench: kcompat run -n {workers} exited {done.returncode}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
     records = read_records(out / RECORDS_FILE).records
@@ -62,7 +67,7 @@ def one_run(out: Path, brokers: str, clients: str, workers: int) -> dict[str, fl
     started_clusters = len(list((out / "logs").glob("*/kafka-*")))
     distinct = len({(r.broker_version, r.broker_mode, r.broker_nodes, r.security) for r in records})
     pairs = len({(r.broker_version, r.broker_mode, r.client_kind) for r in records})
-    return {"wall": wall, "cells": len(records), "started": started_clusters, "distinct": distinct,
+    return {"wall": wall, "cpu": cpu, "cells": len(records), "started": started_clusters, "distinct": distinct,
             "p50": statistics.median(overhead), "p95": percentile(overhead, 0.95), "pairs": pairs,
             "per_pair": wall / pairs}
 
@@ -170,12 +175,17 @@ def legacy(brokers: str, clients: str) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"Machine: {os.cpu_count()} cores, {platform.platform()}, Python {platform.python_version()}")
     print(f"Command: .venv/bin/python bench/matrix.py --brokers {brokers} --clients {clients}\n")
-    print("| workers | wall s | cells | clusters started / distinct | overhead p50 ms | p95 ms | s per (broker, client) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| workers | wall s | CPU s | cores busy | cells | clusters started / distinct | overhead p50 ms | p95 ms "
+          "| s per (broker, client) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for n, r in results.items():
-        print(f"| -n {n} | {r['wall']:.1f} | {r['cells']:.0f} | {r['started']:.0f} / {r['distinct']:.0f} | "
-              f"{r['p50']:.1f} | {r['p95']:.0f} | {r['per_pair']:.1f} |")
-    print(f"\nspeed-up -n 2 over -n 0: {results[0]['wall'] / results[2]['wall']:.2f}x")
+        print(f"| -n {n} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['cpu'] / r['wall']:.2f} | {r['cells']:.0f} | "
+              f"{r['started']:.0f} / {r['distinct']:.0f} | {r['p50']:.1f} | {r['p95']:.0f} | {r['per_pair']:.1f} |")
+    speedup = results[0]["wall"] / results[2]["wall"]
+    # With the CPU -n 0 used, two workers on os.cpu_count() cores can be at most this much faster.
+    bound = min(2.0, (os.cpu_count() or 1) / (results[0]["cpu"] / results[0]["wall"]))
+    print(f"\nspeed-up -n 2 over -n 0: {speedup:.2f}x; the cores bound it at {bound:.2f}x "
+          f"({os.cpu_count()} cores / {results[0]['cpu'] / results[0]['wall']:.2f} busy at -n 0)")
 
 
 def main() -> None:

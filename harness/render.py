@@ -131,13 +131,19 @@ def _share_state(spec: ClusterSpec, replicas: str) -> dict[str, str]:
 
 def _zookeeper_mode(spec: ClusterSpec, node: NodeLayout, zk_port: int) -> dict[str, str]:
     listener = CLIENT_LISTENER[spec.sasl is not None]
-    return {
+    properties = {
         "broker.id": str(node.node_id),
         "zookeeper.connect": f"{HOST}:{zk_port}",
         "zookeeper.connection.timeout.ms": "30000",
         "listeners": f"{listener}://{HOST}:{node.port}",
         "advertised.listeners": f"{listener}://{HOST}:{node.port}",
     }
+    if spec.nodes > 1:
+        # The whole cluster stops at once: the last broker up can move its replicated partitions' leadership
+        # nowhere, so each controlled-shutdown attempt fails and it retries three times after this backoff
+        # (default 5 s: 15 s of every multi-node stop) before its unclean shutdown.  Only stopping changes.
+        properties["controlled.shutdown.retry.backoff.ms"] = "200"
+    return properties
 
 
 def _kraft_mode(spec: ClusterSpec, node: NodeLayout, voters: Sequence[NodeLayout]) -> dict[str, str]:

@@ -28,6 +28,11 @@ def test_zookeeper_mode_properties() -> None:
     assert props["offsets.topic.replication.factor"] == "3"
     assert props["log.dirs"] == "/runs/node-2/data"
     assert "process.roles" not in props
+    # the last broker of a stopping cluster retries its controlled shutdown after this, not after 5 s
+    assert props["controlled.shutdown.retry.backoff.ms"] == "200"
+    one = _nodes(1, kraft=False)
+    assert "controlled.shutdown.retry.backoff.ms" not in broker_properties(ClusterSpec.of("2.8", "zk"), one[0], one,
+                                                                          zk_port=2181)
 
 
 def test_kraft_mode_lists_every_voter() -> None:
