@@ -73,12 +73,12 @@ def session(ctx: click.Context, conf: tuple[str, ...]) -> Iterator[SparkSession]
     # Under spark-submit, job.py passes {"submitted": True}; under ``kcompat`` the object is the HarnessConfig.
     submitted = isinstance(ctx.obj, dict) and bool(ctx.obj.get("submitted"))
     existing = SparkSession.getActiveSession()
-    spark = existing or guarded(lambda: sparking.start(_conf(conf), submitted=submitted))
+    spark = existing or guarded(lambda: sparking.start(_conf(conf), submitted=submitted, record_classes=True))
     try:
         yield spark
     finally:
         if existing is None and not submitted:
-            spark.stop()
+            sparking.stop(spark)
 
 
 if TYPE_CHECKING:

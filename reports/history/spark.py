@@ -7,8 +7,13 @@ start becomes one ``SparkStartError`` line naming the cause.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
+import shutil
+import subprocess
 import sys
+import uuid
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -133,31 +138,172 @@ def session_conf(extra: Mapping[str, str] | None = None, *, submitted: bool = Fa
     return conf
 
 
-def start(extra: Mapping[str, str] | None = None, *, submitted: bool = False) -> SparkSession:
-    """A session with Delta, or one line saying why there is none (no Java, a port taken, no jars)."""
+ARCHIVE_FORMAT = 1
+"""Bumped when how the driver's class archive is made changes: every key changes with it."""
+ARCHIVE_DUMP_TIMEOUT = 120.0
+"""The longest a stopping driver may take to write its class archive (a few seconds here)."""
+_QUIET_SHARING = "-Xlog:cds=off,cds+dynamic=off"
+"""The JVM's own class-sharing notes go to stdout, which is the command's; an unusable archive is just not used."""
+_recording: Path | None = None
+"""Where the driver this process started writes its class archive at exit (``stop`` keeps it), if it records."""
+
+
+def _driver_java() -> Path | None:
+    """The java Spark's launcher runs: JAVA_HOME's, else the one on PATH (as ``spark-class`` picks it)."""
+    home = os.environ.get("JAVA_HOME")
+    found = Path(home) / "bin" / "java" if home else Path(shutil.which("java") or "/nonexistent")
+    return found.resolve() if found.is_file() else None
+
+
+def driver_archive() -> Path | None:
+    """The driver's class-data sharing archive for this Java and these Spark jars (None: nothing to key it by).
+
+    The key hashes the Java binary and every jar of Spark's (path, size, mtime): a changed Java or Spark is a
+    new key, so a stale archive is never mapped (the JVM checks the jars too, and ``-Xshare:auto`` falls back
+    to loading classes).  Delta's jars are loaded by Spark's own class loader, which archives do not cover.
+    """
+    import pyspark
+
+    java = _driver_java()
+    jars = Path(os.environ.get("SPARK_HOME") or Path(pyspark.__file__).parent) / "jars"
+    if java is None or not jars.is_dir():
+        return None
+    digest = hashlib.sha256(f"{ARCHIVE_FORMAT}\n".encode())
+    for path in [java, *sorted(jars.glob("*.jar"))]:
+        stat = path.stat()
+        digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return cache_dir() / "cds" / f"spark-driver-{digest.hexdigest()[:20]}" / "driver.jsa"
+
+
+def sharing_flags(archive: Path | None, *, record: bool) -> tuple[list[str], Path | None]:
+    """(the driver's JVM flags, where it writes an archive as it exits): map the archive when there is one;
+    else, if ``record``, have this JVM write one (``-XX:ArchiveClassesAtExit``) to a name of its own."""
+    if archive is None:
+        return [], None
+    if archive.is_file() and not _whole(archive):
+        _discard(archive)  # truncated (a full disk, a copy cut short): mapping it would crash the JVM
+    if archive.is_file():
+        # a JVM that crashes while mapping leaves its report beside the archive, not in the user's directory
+        return [f"-XX:SharedArchiveFile={archive}", "-Xshare:auto", _QUIET_SHARING,
+                f"-XX:ErrorFile={archive.parent / 'hs_err_pid%p.log'}"], None
+    if not record:
+        return [], None
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    pending = archive.with_name(f"driver-{os.getpid()}-{uuid.uuid4().hex[:8]}.jsa.tmp")
+    return [f"-XX:ArchiveClassesAtExit={pending}", _QUIET_SHARING], pending
+
+
+def _size_file(archive: Path) -> Path:
+    return archive.with_name(archive.name + ".size")
+
+
+def _whole(archive: Path) -> bool:
+    """The archive is as long as it was when its JVM finished writing it."""
+    try:
+        return int(_size_file(archive).read_text(encoding="ascii")) == archive.stat().st_size
+    except (OSError, ValueError):
+        return False
+
+
+def _discard(archive: Path) -> None:
+    for path in (archive, _size_file(archive)):
+        path.unlink(missing_ok=True)
+
+
+def _class_sharing() -> bool:
+    from kcompat.harness.config import HarnessConfig
+
+    return HarnessConfig.resolve().class_sharing
+
+
+def start(extra: Mapping[str, str] | None = None, *, submitted: bool = False,
+          record_classes: bool = False) -> SparkSession:
+    """A session with Delta, or one line saying why there is none (no Java, a port taken, no jars).
+
+    The embedded driver maps its class archive when the cache has one (about 2 s of a start, and as much of
+    the first jobs); ``record_classes`` lets a driver without one write it as it exits, which ``stop`` waits
+    for: the CLI records, a session that outlives its caller (tests) never does.
+    """
+    global _recording
     try:
         from pyspark.sql import SparkSession
     except ImportError as exc:
         raise SparkStartError("pyspark is not installed", hint="pip install 'kcompat[history]'") from exc
     conf = session_conf(extra, submitted=submitted)
+    pending = archive = None
+    plain = conf.get("spark.driver.extraJavaOptions", "")
+    if not submitted and "spark.driver.extraJavaOptions" not in (extra or {}) and _class_sharing():
+        archive = driver_archive()
+        flags, pending = sharing_flags(archive, record=record_classes)
+        conf["spark.driver.extraJavaOptions"] = " ".join([plain, *flags])
     if not submitted:
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the workers: this interpreter
         # The JVM picks its own address before reading any conf: without this it resolves the host name
         # and binds the block manager and its file server to the first non-loopback interface.
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    builder = SparkSession.builder
-    for key, value in conf.items():
-        builder = builder.config(key, value)
     try:
-        spark = builder.getOrCreate()
+        try:
+            spark = _get_or_create(SparkSession, conf)
+        except Exception:
+            if archive is None or not archive.is_file() or pending is not None:
+                raise
+            # A damaged archive the size check can't see makes the JVM die while mapping it: drop it, once.
+            _discard(archive)
+            print(f"kcompat: Spark's JVM died mapping its class archive (its report: {archive.parent}); "
+                  "the archive is dropped and Spark starts without it", file=sys.stderr)
+            conf["spark.driver.extraJavaOptions"] = plain
+            spark = _get_or_create(SparkSession, conf)
     except Exception as exc:  # py4j, PySparkRuntimeError, RuntimeError: all mean "no session"
         raise SparkStartError(f"Spark could not start: {_first_line(exc)}",
                               hint="needs Java 17+ on PATH or JAVA_HOME and free loopback ports; "
                                    "Delta's jars from Maven Central or " + str(ivy_dir())) from exc
+    _recording = pending
     spark.sparkContext.setLogLevel("FATAL")  # failures reach the user as one line, not as logged stack traces
     if not submitted and "spark.jars.packages" in conf and not _JAR_KEYS & set(extra or {}):
         _remember_jars(dict(spark.sparkContext.getConf().getAll()))
     return spark
+
+
+def _get_or_create(session: type[SparkSession], conf: Mapping[str, str]) -> SparkSession:
+    builder = session.builder
+    for key, value in conf.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
+
+
+def stop(spark: SparkSession) -> None:
+    """Stop a session ``start`` made.  A driver that records its class archive is ended here (its stdin
+    closed, as when Python exits) and waited for, so that the archive it writes at exit is complete before it
+    becomes the cache's; nothing of it runs on after the command."""
+    global _recording
+    spark.stop()
+    pending, _recording = _recording, None
+    if pending is None:
+        return
+    from pyspark import SparkContext
+
+    gateway = SparkContext._gateway
+    proc = getattr(gateway, "proc", None)
+    SparkContext._gateway = SparkContext._jvm = None  # a later start launches a new JVM
+    with contextlib.suppress(Exception):
+        gateway.shutdown()  # type: ignore[union-attr]
+    code = None
+    if proc is not None:
+        with contextlib.suppress(OSError):
+            proc.stdin.close()
+        try:
+            code = proc.wait(timeout=ARCHIVE_DUMP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    archive = pending.with_name("driver.jsa")
+    if code == 0 and pending.is_file() and pending.stat().st_size > 0:
+        size = _size_file(archive).with_name(f"{pending.name}.size")
+        size.write_text(str(pending.stat().st_size), encoding="ascii")
+        os.replace(size, _size_file(archive))
+        os.replace(pending, archive)  # atomic: a concurrent start maps the old file or the whole new one
+    else:
+        pending.unlink(missing_ok=True)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -360,8 +360,8 @@ def test_the_same_job_on_a_standalone_cluster(spark: Any, tmp_path: Path) -> Non
 
 
 def test_the_documented_commands_as_typed_on_a_relative_store_with_hostile_lines(tmp_path: Path) -> None:
-    """``kcompat history ingest RUN --store S`` and ``report`` through the console script (each its own
-    Spark), from a working directory with a relative store; one run's hostile lines are quarantined by
+    """``kcompat history ingest RUN --store S --report DIR`` and ``report`` through the console script (each its
+    own Spark), from a working directory with a relative store; one run's hostile lines are quarantined by
     digest and the rest of the run is stored; the report writes only under --out."""
     import json
 
@@ -388,6 +388,10 @@ def test_the_documented_commands_as_typed_on_a_relative_store_with_hostile_lines
     assert "Traceback" not in first.stderr
     assert "run good: 2 records, 5 quarantined (malformed 5)" in first.stdout, first.stdout
     assert first.stdout.strip().splitlines()[-1].endswith("5 lines quarantined -> night"), first.stdout
+    from kcompat.reports.history import spark as sparking
+
+    archive = sparking.driver_archive()  # recorded by a first command on this machine, mapped from then on
+    assert archive is not None and sparking._whole(archive), archive
     report = kc("report", "--store", "store", "--out", "out")
     assert report.returncode == 0, report.stderr
     assert files(tmp_path / "night") == files(tmp_path / "out")
@@ -401,3 +405,42 @@ def test_the_documented_commands_as_typed_on_a_relative_store_with_hostile_lines
               for row in pq.read_table(p).to_pylist()]
     assert len(stored) == 5 and not any("PRIVATE" in json.dumps(row, default=str) for row in stored)
     assert all(row["text"].startswith("sha256:") for row in stored)
+
+
+@pytest.mark.nightly
+def test_the_drivers_class_archive_is_recorded_then_mapped_and_a_damaged_one_never_fails_a_command(
+        tmp_path: Path) -> None:
+    """In a cache of its own: the first command records the archive (complete, nothing left running), the
+    second maps it unchanged, and one damaged in place (same size) still ends in a stored run."""
+    from kcompat.reports.history import spark as sparking
+
+    cache = tmp_path / "cache"
+    (cache / "spark-ivy").mkdir(parents=True)
+    for listed in sparking.ivy_dir().glob("*.jars"):  # Delta's jars as resolved: no ivy here
+        shutil.copy(listed, cache / "spark-ivy")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYSPARK")} | {"KCOMPAT_CACHE_DIR": str(cache)}
+    kcompat = str(Path(sys.executable).parent / "kcompat")
+    run_dir(tmp_path / "runs", "good", 1, {JAVA: "pass"})
+
+    def ingest(store: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([kcompat, "history", "ingest", "runs/good", "--store", store], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=600, check=False, env=env)
+        assert done.returncode == 0 and done.stdout.strip().endswith("1 rows added, 0 changed, 0 lines quarantined"), (
+            done.stdout + done.stderr[-2000:])
+        return done
+
+    ingest("s1")
+    [archive] = cache.glob("cds/spark-driver-*/driver.jsa")
+    assert sparking._whole(archive) and not list(archive.parent.glob("*.tmp"))
+    recorded = archive.stat()
+    ingest("s2")
+    assert (archive.stat().st_ino, archive.stat().st_mtime_ns) == (recorded.st_ino, recorded.st_mtime_ns)
+
+    archive.chmod(0o644)
+    with archive.open("r+b") as damaged:  # the size check can't see this: only the JVM can
+        damaged.seek(400 * 1024)
+        damaged.write(b"\0" * 256 * 1024)
+    third = ingest("s3")
+    if "died mapping its class archive" in third.stderr:  # the JVM crashed on it: dropped, Spark started without
+        assert not archive.exists() and list(archive.parent.glob("hs_err_pid*.log"))
+    assert not list(tmp_path.glob("hs_err*"))  # a crash report never lands in the user's directory

@@ -455,3 +455,53 @@ def test_the_cluster_archive_alone_carries_what_the_job_imports(tmp_path: Path) 
                           env={"PYTHONPATH": str(archive), "PATH": "/usr/bin:/bin"}, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == repr([str(archive.with_suffix(""))]), done.stdout
+
+
+def _spark_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A Java and a Spark of two jars, both fake files: what the driver's archive is keyed by."""
+    java = tmp_path / "jdk" / "bin" / "java"
+    java.parent.mkdir(parents=True)
+    java.write_text("")
+    (tmp_path / "spark" / "jars").mkdir(parents=True)
+    for name in ("spark-core.jar", "scala-library.jar"):
+        (tmp_path / "spark" / "jars" / name).write_text(name)
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path / "jdk"))
+    monkeypatch.setenv("SPARK_HOME", str(tmp_path / "spark"))
+    monkeypatch.setenv("KCOMPAT_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "spark" / "jars"
+
+
+def test_the_drivers_class_archive_is_keyed_by_java_and_every_spark_jar(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    pytest.importorskip("pyspark")
+    from kcompat.reports.history.spark import driver_archive
+
+    jars = _spark_home(tmp_path, monkeypatch)
+    first = driver_archive()
+    assert first is not None and first.is_relative_to(tmp_path / "cache" / "cds") and first == driver_archive()
+    os.utime(jars / "spark-core.jar", ns=(1, 1))  # the same jar, another mtime: another Spark
+    assert driver_archive() not in (None, first)
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path / "nowhere"))
+    assert driver_archive() is None  # no Java to key by: no archive, never a guess
+
+
+def test_a_driver_records_an_archive_and_maps_it_only_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kcompat.reports.history.spark import sharing_flags
+
+    archive = tmp_path / "cds" / "spark-driver-k" / "driver.jsa"
+    assert sharing_flags(archive, record=False) == ([], None)  # a test's session never records
+    flags, pending = sharing_flags(archive, record=True)
+    assert pending is not None and pending.parent == archive.parent and pending.name.endswith(".jsa.tmp")
+    assert f"-XX:ArchiveClassesAtExit={pending}" in flags and not any("SharedArchiveFile" in f for f in flags)
+
+    archive.write_bytes(b"x" * 10)
+    (archive.parent / "driver.jsa.size").write_text("10")
+    flags, pending = sharing_flags(archive, record=True)
+    assert pending is None and f"-XX:SharedArchiveFile={archive}" in flags and "-Xshare:auto" in flags
+    assert any(f.startswith("-XX:ErrorFile=" + str(archive.parent)) for f in flags)  # a crash report stays here
+
+    archive.write_bytes(b"x" * 4)  # cut short: never mapped, removed, recorded again
+    flags, pending = sharing_flags(archive, record=True)
+    assert pending is not None and not archive.exists() and not (archive.parent / "driver.jsa.size").exists()
