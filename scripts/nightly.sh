@@ -8,9 +8,9 @@
 # SHARD is a run directory a shard job already produced, or a broker line to run now
 # (`kcompat run -n 2 --quiet --brokers SHARD --out DIR/runs/run-SHARD RUN_ARGS...`).  STORE is a local
 # directory the workflow restores and saves between nights, or an object-store URI Delta Lake writes
-# itself (s3a://bucket/kcompat-history: its connector's jars through --conf, which goes to both history
-# commands' Spark; docs/HISTORY.md).  DIR (default nightly-<UTC time>) gets history/ (`kcompat history
-# report`) and page/ (`kcompat matrix --history`).  Exit 0 when every step ran, every shard's cells were
+# itself (s3a://bucket/kcompat-history: its connector's jars through --conf, which goes to the history's
+# Spark; docs/HISTORY.md).  DIR (default nightly-<UTC time>) gets history/ (`kcompat history ingest
+# --report`: the ingest and the report in one Spark session) and page/ (`kcompat matrix --history`).  Exit 0 when every step ran, every shard's cells were
 # judged and tonight's runs regressed nothing; else 1, each regressed cell on its own line at the end
 # (`kcompat history gate`); 2 for a usage error.  Needs the venv scripts/bootstrap.sh makes.
 set -uo pipefail

@@ -241,13 +241,15 @@ def start(extra: Mapping[str, str] | None = None, *, submitted: bool = False,
         # The JVM picks its own address before reading any conf: without this it resolves the host name
         # and binds the block manager and its file server to the first non-loopback interface.
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    crashes = _crash_reports(archive)
     try:
         try:
             spark = _get_or_create(SparkSession, conf)
         except Exception:
-            if archive is None or not archive.is_file() or pending is not None:
+            if archive is None or pending is not None or not archive.is_file() or _crash_reports(archive) <= crashes:
                 raise
-            # A damaged archive the size check can't see makes the JVM die while mapping it: drop it, once.
+            # A damaged archive the size check can't see makes the JVM die while mapping it (its crash report
+            # is the sign): drop it, and start once more without it.
             _discard(archive)
             print(f"kcompat: Spark's JVM died mapping its class archive (its report: {archive.parent}); "
                   "the archive is dropped and Spark starts without it", file=sys.stderr)
@@ -262,6 +264,11 @@ def start(extra: Mapping[str, str] | None = None, *, submitted: bool = False,
     if not submitted and "spark.jars.packages" in conf and not _JAR_KEYS & set(extra or {}):
         _remember_jars(dict(spark.sparkContext.getConf().getAll()))
     return spark
+
+
+def _crash_reports(archive: Path | None) -> set[Path]:
+    """The JVM crash reports beside the archive (``-XX:ErrorFile`` sends a mapping driver's there)."""
+    return set(archive.parent.glob("hs_err_pid*.log")) if archive is not None else set()
 
 
 def _get_or_create(session: type[SparkSession], conf: Mapping[str, str]) -> SparkSession:
@@ -302,8 +309,21 @@ def stop(spark: SparkSession) -> None:
         size.write_text(str(pending.stat().st_size), encoding="ascii")
         os.replace(size, _size_file(archive))
         os.replace(pending, archive)  # atomic: a concurrent start maps the old file or the whole new one
+        _prune(archive.parent)
     else:
         pending.unlink(missing_ok=True)
+
+
+KEEP_OTHER_ARCHIVES = 2
+"""Archives of other Spark installs kept beside a new one (200 MB each; every venv is its own key, since the
+JVM checks the jars' paths): the most recently written stay, a venv whose archive went records it again."""
+
+
+def _prune(kept: Path) -> None:
+    others = sorted((d for d in kept.parent.glob("spark-driver-*") if d.is_dir() and d != kept),
+                    key=lambda d: d.stat().st_mtime, reverse=True)
+    for stale in others[KEEP_OTHER_ARCHIVES:]:
+        shutil.rmtree(stale, ignore_errors=True)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -505,3 +505,21 @@ def test_a_driver_records_an_archive_and_maps_it_only_whole(tmp_path: Path, monk
     archive.write_bytes(b"x" * 4)  # cut short: never mapped, removed, recorded again
     flags, pending = sharing_flags(archive, record=True)
     assert pending is not None and not archive.exists() and not (archive.parent / "driver.jsa.size").exists()
+
+
+def test_a_new_archive_keeps_the_two_newest_of_other_installs(tmp_path: Path) -> None:
+    import os
+
+    from kcompat.reports.history.spark import _prune
+
+    others = [tmp_path / f"spark-driver-{n}" for n in range(4)]
+    for age, directory in enumerate(others):
+        directory.mkdir()
+        (directory / "driver.jsa").write_text("x")
+        os.utime(directory, (1000 - age, 1000 - age))  # spark-driver-0 is the newest
+    kept = tmp_path / "spark-driver-new"
+    kept.mkdir()
+    (tmp_path / "broker-archive").mkdir()  # not the driver's: never touched
+    _prune(kept)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broker-archive", "spark-driver-0", "spark-driver-1",
+                                                         "spark-driver-new"]
