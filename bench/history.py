@@ -88,6 +88,19 @@ def planted(count: int) -> tuple[set[str], set[str]]:
     return regressing, {c[0] for c in grid[45::89]} - regressing
 
 
+def night_day(night: int) -> str:
+    """The date of a night: the first is 2025-01-01."""
+    return time.strftime("%Y-%m-%d", time.gmtime(1735689600 + night * 86400))
+
+
+def run_directory(parent: Path, run_id: str, day: str) -> Path:
+    """A night's run directory with its run.json (its records are the caller's)."""
+    path = parent / run_id
+    path.mkdir(parents=True)
+    (path / RUN_FILE).write_text(json.dumps({"schema_version": 1, "run_id": run_id, "started_at": f"{day}T01:00:00Z"}))
+    return path
+
+
 def generate(work: Path, runs: int, count: int) -> tuple[list[Path], set[str], set[str]]:
     """Run directories, and the cells planted as regressing (on the middle night) and flaky (last 10 nights).
 
@@ -102,12 +115,8 @@ def generate(work: Path, runs: int, count: int) -> tuple[list[Path], set[str], s
     templates: dict[tuple[bool, bool], str] = {}
     dirs = []
     for night in range(runs):
-        day = time.strftime("%Y-%m-%d", time.gmtime(1735689600 + night * 86400))
-        run_id = f"nightly-{night:03d}"
-        path = work / "runs" / run_id
-        path.mkdir(parents=True)
-        (path / RUN_FILE).write_text(json.dumps({"schema_version": 1, "run_id": run_id,
-                                                 "started_at": f"{day}T01:00:00Z"}))
+        day, run_id = night_day(night), f"nightly-{night:03d}"
+        path = run_directory(work / "runs", run_id, day)
         kind = (night >= runs // 2, night >= runs - 10 and night % 2 == 1)  # what verdict() looks at
         text = templates.get(kind)
         if text is None:
@@ -126,7 +135,7 @@ def check_sample(dirs: list[Path], runs: int, count: int, regressing: set[str], 
     grid = cells(count)
     checked = 0
     for night in sorted({0, runs // 2, runs - 1}):
-        day = time.strftime("%Y-%m-%d", time.gmtime(1735689600 + night * 86400))
+        day = night_day(night)
         report = read_records(dirs[night] / RECORDS_FILE)
         assert report.skipped == 0 and len(report.records) == count, (night, report.skipped)
         text = (dirs[night] / RECORDS_FILE).read_text().splitlines(keepends=True)
@@ -181,11 +190,8 @@ def build_store(work: Path, runs: int, count: int) -> dict[str, object]:
 def nightly_ingest(work: Path, runs: int, count: int) -> dict[str, object]:
     """Write the store's next night (after the generated ones and any earlier ``--nightly``), ingest it alone."""
     night = runs + len(list((work / "nightly").glob("nightly-*")))
-    day = time.strftime("%Y-%m-%d", time.gmtime(1735689600 + night * 86400))
-    run_id = f"nightly-{night:03d}"
-    path = work / "nightly" / run_id
-    path.mkdir(parents=True)
-    (path / RUN_FILE).write_text(json.dumps({"schema_version": 1, "run_id": run_id, "started_at": f"{day}T01:00:00Z"}))
+    day, run_id = night_day(night), f"nightly-{night:03d}"
+    path = run_directory(work / "nightly", run_id, day)
     regressing, flaky = planted(count)
     (path / RECORDS_FILE).write_text("".join(
         record(cell, run_id, day, *verdict(cell[0], cell[3], night, runs, regressing, flaky)).line()

@@ -22,6 +22,7 @@ import os
 import subprocess
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -152,15 +153,24 @@ def archive_for(cache_dir: Path, java: Path, main: str, classpath: str) -> Class
         jars.append(entry)
     if not jars:
         return None
-    digest = hashlib.sha256(f"{FORMAT}\0{main}\0".encode())
+    key = files_key(f"{FORMAT}\0{main}\0", [str(java.resolve()), *jars])
+    if key is None:
+        return None
+    directory = cache_dir / "cds" / f"{main.rsplit('.', 1)[-1]}-{key}"
+    return ClassArchive(directory, java, os.pathsep.join(jars))
+
+
+def files_key(prefix: str, paths: Sequence[str | Path]) -> str | None:
+    """A key of ``prefix`` and each file's path, size and mtime (what an archive of them depends on);
+    None when one can't be read."""
+    digest = hashlib.sha256(prefix.encode())
     try:
-        for path in [str(java.resolve()), *jars]:
+        for path in paths:
             stat = os.stat(path)
             digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
     except OSError:
         return None
-    directory = cache_dir / "cds" / f"{main.rsplit('.', 1)[-1]}-{digest.hexdigest()[:20]}"
-    return ClassArchive(directory, java, os.pathsep.join(jars))
+    return digest.hexdigest()[:20]
 
 
-__all__ = ["ClassArchive", "archive_for"]
+__all__ = ["ClassArchive", "archive_for", "files_key"]

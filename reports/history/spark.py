@@ -8,7 +8,6 @@ start becomes one ``SparkStartError`` line naming the cause.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import shutil
 import subprocess
@@ -164,15 +163,14 @@ def driver_archive() -> Path | None:
     """
     import pyspark
 
+    from kcompat.harness.cds import files_key
+
     java = _driver_java()
     jars = Path(os.environ.get("SPARK_HOME") or Path(pyspark.__file__).parent) / "jars"
     if java is None or not jars.is_dir():
         return None
-    digest = hashlib.sha256(f"{ARCHIVE_FORMAT}\n".encode())
-    for path in [java, *sorted(jars.glob("*.jar"))]:
-        stat = path.stat()
-        digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    return cache_dir() / "cds" / f"spark-driver-{digest.hexdigest()[:20]}" / "driver.jsa"
+    key = files_key(f"spark-driver\0{ARCHIVE_FORMAT}\0", [java, *sorted(jars.glob("*.jar"))])
+    return None if key is None else cache_dir() / "cds" / f"spark-driver-{key}" / "driver.jsa"
 
 
 def sharing_flags(archive: Path | None, *, record: bool) -> tuple[list[str], Path | None]:
@@ -305,7 +303,7 @@ def stop(spark: SparkSession) -> None:
             proc.wait()
     archive = pending.with_name("driver.jsa")
     if code == 0 and pending.is_file() and pending.stat().st_size > 0:
-        size = _size_file(archive).with_name(f"{pending.name}.size")
+        size = pending.with_name(pending.name + ".size")
         size.write_text(str(pending.stat().st_size), encoding="ascii")
         os.replace(size, _size_file(archive))
         os.replace(pending, archive)  # atomic: a concurrent start maps the old file or the whole new one
