@@ -160,6 +160,10 @@ class HarnessConfig:
     keep_data: bool = setting(False, help="keep broker data directories after teardown (logs are always kept)")
     class_sharing: bool = setting(True, help="start broker JVMs from class-data sharing archives kept in the "
                                              "cache, one per release, Java and main class (harness/cds.py)")
+    jit: str = setting("c1", choices=("c1", "tiered"),
+                       help="the JIT of kcompat's JVMs (brokers, ZooKeeper, tools, Java sidecars): c1 compiles at "
+                            "once, all a test broker's short, light life repays; tiered is the JVM's default "
+                            "(C1, then C2 for hot code), for long-lived or loaded brokers")
     observations: int = setting(3, help="observations of a cell whose first observation deviates, in all "
                                         "(1: observe once); more than one tells a steady deviation from an "
                                         "intermittent one")

@@ -41,6 +41,16 @@ class JavaRuntime:
         return f"{self.version} ({self.java})"
 
 
+def jit_flags(jit: str) -> list[str]:
+    """The flags of a JIT choice (``HarnessConfig.jit``).
+
+    C1 alone compiles in a fraction of C2's CPU; a test broker answers a few hundred light requests and never
+    repays C2, whose compiler threads otherwise take a core from the cells beside it.  The broker is the same
+    broker either way: the JIT changes how fast its code runs, never what it does.
+    """
+    return ["-XX:TieredStopAtLevel=1"] if jit == "c1" else []
+
+
 def parse_java_version(output: str) -> tuple[str, int]:
     """(version, feature release) from ``java -version`` output: ``1.8.0_402`` is 8, ``17.0.9`` is 17."""
     match = _VERSION_LINE.search(output)

@@ -16,6 +16,7 @@ import os
 import random
 import socket
 import tempfile
+import threading
 from pathlib import Path
 
 from .errors import PortError
@@ -47,6 +48,7 @@ class PortAllocator:
     def __init__(self, lock_dir: Path | None = None):
         self.lock_dir = _shared_dir(lock_dir or Path(tempfile.gettempdir()) / "kcompat-ports")
         self._held: dict[int, int] = {}
+        self._guard = threading.Lock()  # clusters stop on threads of their own (ClusterFactory) and release here
 
     def _lock(self, port: int) -> bool:
         path = self.lock_dir / str(port)
@@ -64,6 +66,10 @@ class PortAllocator:
 
     def reserve(self, port: int) -> int:
         """Reserve one given port, or say who has it."""
+        with self._guard:
+            return self._reserve(port)
+
+    def _reserve(self, port: int) -> int:
         if not port_is_free(port):
             raise PortError(f"port {port} on 127.0.0.1 is already taken by another process")
         if port in self._held or not self._lock(port):
@@ -71,6 +77,10 @@ class PortAllocator:
         return port
 
     def allocate(self, count: int, *, attempts: int = 500) -> list[int]:
+        with self._guard:
+            return self._allocate(count, attempts)
+
+    def _allocate(self, count: int, attempts: int) -> list[int]:
         chosen: list[int] = []
         rng = random.Random()
         for _ in range(attempts):
@@ -81,7 +91,7 @@ class PortAllocator:
                 continue
             if self._lock(port):
                 chosen.append(port)
-        self.release(chosen)
+        self._release(chosen)
         raise PortError(f"could not find {count} free ports in {PORT_RANGE.start}-{PORT_RANGE.stop - 1}")
 
     def close(self) -> None:
@@ -91,6 +101,10 @@ class PortAllocator:
         self.close()
 
     def release(self, ports: list[int]) -> None:
+        with self._guard:
+            self._release(ports)
+
+    def _release(self, ports: list[int]) -> None:
         for port in ports:
             fd = self._held.pop(port, None)
             if fd is not None:

@@ -30,7 +30,7 @@ from typing import Literal
 from .artifacts import ArtifactStore, logging_backend
 from .clients.base import AclSpec
 from .errors import AdminToolError, AdminToolRefused, ArtifactError, ConfigError
-from .java import select_java
+from .java import jit_flags, select_java
 from .providers.base import Cluster
 
 PACKAGES = ("kafka/admin/", "org/apache/kafka/tools/")
@@ -231,7 +231,7 @@ def _acl_command(store: ArtifactStore, cluster: Cluster, args: Sequence[str], ti
     if "AclCommand" not in found:
         raise AdminToolError(f"Kafka {cluster.spec.version}'s jars have no AclCommand",
                              hint="kcompat brokers fetch --verify")
-    command = [java, *TOOL_HEAP, f"@{args_file}", found["AclCommand"], "--authorizer-properties",
+    command = [java, *TOOL_HEAP, *jit_flags(store.config.jit), f"@{args_file}", found["AclCommand"], "--authorizer-properties",
                f"zookeeper.connect={zookeeper}", *args]
     return _run_tool("AclCommand", command, cluster.run_dir / ACL_COMMAND_LOG, timeout)
 

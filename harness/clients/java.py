@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..artifacts import ArtifactStore, check_release_name
 from ..config import HarnessConfig
-from ..java import select_java
+from ..java import jit_flags, select_java
 from ..javac import compile_sources
 from ..reaper import labels, new_run_id
 from .adapter import PROTOCOL, AdapterProcess, Launch, ProtocolClient, close_processes, process_for
@@ -54,7 +54,8 @@ class Sidecar(AdapterProcess):
         java = select_java((17, 11, 21), self.config.cache_dir, offline=self.config.offline,
                            what=f"kafka-clients {self.version}")
         # VM warnings go to stderr: stdout carries nothing but JSON lines.
-        return Launch((str(java.java), "-Xmx256m", "-XX:+UseSerialGC", "-XX:+DisplayVMOutputToStderr",
+        return Launch((str(java.java), "-Xmx256m", "-XX:+UseSerialGC", *jit_flags(self.config.jit),
+                       "-XX:+DisplayVMOutputToStderr",
                        *labels(self.run_id), "-cp", f"{classes}:{classpath}", SIDECAR_MAIN))
 
     def on_wrong_protocol(self) -> None:

@@ -10,6 +10,7 @@ clusters and clients the same way.
 from __future__ import annotations
 
 import itertools
+from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -49,12 +50,20 @@ class ClusterFactory:
     At most ``max_running`` clusters stay up per worker; the least recently
     used one is stopped to make room, which bounds memory and CPU on small CI
     machines while cells ordered by spec still reuse their cluster.
+
+    A cluster leaving (evicted or discarded) stops on a thread of its own: a
+    broker's orderly shutdown is seconds of waiting (a ZooKeeper broker's
+    reapers and quota threads take about 3 s), which the next boot and the
+    next cells need not wait for.  ``close`` stops the rest side by side and
+    waits for every stop; a stop's failure is raised there, once all are done.
     """
 
     def __init__(self, provider: Provider, *, max_running: int = 3):
         self.provider = provider
         self.max_running = max_running
         self._running: dict[ClusterSpec, Cluster] = {}
+        self._stopping: list[Future[None]] = []
+        self._stopper = ThreadPoolExecutor(thread_name_prefix="kcompat-stop")
 
     def __call__(self, spec: ClusterSpec) -> Cluster:
         cluster = self._running.pop(spec, None)
@@ -62,13 +71,13 @@ class ClusterFactory:
             try:
                 cluster.check_alive()
             except BaseException:
-                cluster.stop()  # a dead cluster is not handed out again; the next ask boots anew
+                self._leave(cluster.stop)  # a dead cluster is not handed out again; the next ask boots anew
                 raise
             self._running[spec] = cluster  # most recently used goes last
             return cluster
         while len(self._running) >= self.max_running:
             oldest = next(iter(self._running))
-            self._running.pop(oldest).stop()
+            self._leave(self._running.pop(oldest).stop)
         cluster = self.provider.start(spec)
         self._running[spec] = cluster
         return cluster
@@ -76,12 +85,25 @@ class ClusterFactory:
     def discard(self, spec: ClusterSpec) -> None:
         """Stop a cluster a caller has changed beyond reuse."""
         if (cluster := self._running.pop(spec, None)) is not None:
-            cluster.discard()
+            self._leave(cluster.discard)
+
+    def retire(self, spec: ClusterSpec) -> None:
+        """Stop a cluster no later caller will ask for (its last cell has run), rather than when a boot evicts it."""
+        if (cluster := self._running.pop(spec, None)) is not None:
+            self._leave(cluster.stop)
+
+    def _leave(self, stop: Callable[[], None]) -> None:
+        self._stopping.append(self._stopper.submit(stop))
 
     def close(self) -> None:
         while self._running:
             _, cluster = self._running.popitem()
-            cluster.stop()
+            self._leave(cluster.stop)
+        self._stopper.shutdown(wait=True)  # every stop is bounded: stop_grace, then SIGKILL
+        failures = [error for stop in self._stopping if (error := stop.exception()) is not None]
+        self._stopping.clear()
+        if failures:
+            raise failures[0]
 
 
 class AdminClientFactory:
@@ -112,6 +134,8 @@ class Clusters(Protocol):
     def __call__(self, spec: ClusterSpec) -> Cluster: ...
 
     def discard(self, spec: ClusterSpec) -> None: ...
+
+    def retire(self, spec: ClusterSpec) -> None: ...
 
 
 def unique_names(run_id: str, worker: str) -> Callable[[str], str]:

@@ -21,7 +21,7 @@ from typing import Protocol, Self, TypeVar
 from ..cds import ClassArchive, archive_for
 from ..config import HarnessConfig
 from ..errors import BootError, HarnessError, JavaError, PortError
-from ..java import JavaRuntime
+from ..java import JavaRuntime, jit_flags
 from ..ports import PortAllocator
 from ..protocol import ApiVersionRange
 from ..reaper import SECRET_FILES, mark_owner, new_run_id
@@ -260,7 +260,7 @@ class JvmCluster:
             node.properties_path.write_text(render_properties(properties))
 
     def _broker_flags(self) -> list[str]:
-        flags = [*BROKER_HEAP, "-XX:+UseG1GC", "-Djava.awt.headless=true",
+        flags = [*BROKER_HEAP, "-XX:+UseG1GC", *jit_flags(self.config.jit), "-Djava.awt.headless=true",
                  "-Dzookeeper.sasl.client=false", *self._labels()]
         flags += logging_files(self._logging, self.run_dir)
         if self.spec.sasl is not None:
@@ -277,7 +277,7 @@ class JvmCluster:
         properties.write_text(render_properties(zookeeper_properties(self._zk_port, directory / "data")))
         log_path = directory / "zookeeper.log"
         # ZooKeeper 3.4 registers log4j 1's JMX beans, which reload4j lacks.
-        flags = [*TOOL_HEAP, "-Dzookeeper.jmx.log4j.disable=true", *self._labels(),
+        flags = [*TOOL_HEAP, *jit_flags(self.config.jit), "-Dzookeeper.jmx.log4j.disable=true", *self._labels(),
                  *logging_files(self._logging, directory)]
         self._progress(f"starting ZooKeeper on {HOST}:{self._zk_port}")
         self._zookeeper = self._jvm("ZooKeeper", self._command(ZOOKEEPER_MAIN, [str(properties)], flags),
@@ -289,7 +289,7 @@ class JvmCluster:
         """``kafka-storage format`` for every node, run side by side."""
         cluster_id = new_cluster_id()
         self._progress(f"formatting KRaft storage (cluster id {cluster_id})")
-        flags = [*TOOL_HEAP, *self._labels(), *logging_files(self._logging, self.run_dir)]
+        flags = [*TOOL_HEAP, *jit_flags(self.config.jit), *self._labels(), *logging_files(self._logging, self.run_dir)]
         tools = []
         # a dynamic quorum's voters, with their directory ids, are written into every node's log (KIP-853)
         voters = ["--initial-controllers", initial_controllers(self.nodes)] if self.spec.quorum == "dynamic" else []

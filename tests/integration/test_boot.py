@@ -49,14 +49,17 @@ def test_old_and_new_brokers_differ_as_kafka_4_documents(kafka_cluster_factory) 
 
 
 def test_a_release_boots_from_its_class_archive_once_a_boot_recorded_it(kc_config: HarnessConfig) -> None:
-    """Boot 1 records the classes a boot loads, boot 2 dumps and maps the archive; sharing off maps neither."""
+    """Boot 1 records the classes a boot loads, boot 2 dumps and maps the archive; sharing off maps neither.
+    The JIT choice leaves the archive alone: C1 alone by default, the JVM's tiered JIT when asked."""
     spec = ClusterSpec.of(NEWEST, "kraft")
+    kc_config = dataclasses.replace(kc_config, jit="c1")
 
     def boot(config: HarnessConfig) -> tuple[list[str], ClassArchive | None]:
         cluster = ProcessProvider(config).start(spec)
         try:
             command = cluster._brokers[0].command  # type: ignore[attr-defined]
-            used = [flag.split("=")[0] for flag in command if flag.startswith(("-XX:Shared", "-XX:DumpLoaded"))]
+            used = [flag.split("=")[0] for flag in command
+                    if flag.startswith(("-XX:Shared", "-XX:DumpLoaded", "-XX:TieredStopAtLevel"))]
             return used, cluster._archives.get(BROKER_MAIN)
         finally:
             cluster.stop()
@@ -64,8 +67,9 @@ def test_a_release_boots_from_its_class_archive_once_a_boot_recorded_it(kc_confi
     _, archive = boot(kc_config)
     assert archive is not None
     shutil.rmtree(archive.directory)  # this key starts from nothing, whatever the cache held
-    assert boot(kc_config)[0] == ["-XX:DumpLoadedClassList"]
+    assert boot(kc_config)[0] == ["-XX:TieredStopAtLevel", "-XX:DumpLoadedClassList"]
     assert archive.class_list.stat().st_size > 10_000 and not list(archive.directory.glob("record-*"))
-    assert boot(kc_config)[0] == ["-XX:SharedArchiveFile"]
+    assert boot(kc_config)[0] == ["-XX:TieredStopAtLevel", "-XX:SharedArchiveFile"]
     assert archive.archive.stat().st_size > 1_000_000 and not archive.failed.exists()
-    assert boot(dataclasses.replace(kc_config, class_sharing=False))[0] == []
+    assert boot(dataclasses.replace(kc_config, jit="tiered"))[0] == ["-XX:SharedArchiveFile"]
+    assert boot(dataclasses.replace(kc_config, class_sharing=False))[0] == ["-XX:TieredStopAtLevel"]

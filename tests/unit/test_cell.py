@@ -38,6 +38,9 @@ class RaisingClusters:
     def discard(self, spec: ClusterSpec) -> None:
         self.discarded.append(spec)
 
+    def retire(self, spec: ClusterSpec) -> None:
+        self.discarded.append(spec)
+
 
 def _cell() -> PlannedCell:
     cells = plan(Selection.of("4.4", None, "wire", "KIP-195"), load_claim_book(claims_dir()), load_catalog())
