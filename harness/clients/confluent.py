@@ -39,6 +39,10 @@ from .base import (
 )
 
 CALL_TIMEOUT = 60.0
+LOG_DRAIN_EVENTS = 10_000
+"""The most queued events one look for a request's log line serves (a bound, never reached in practice)."""
+LOG_GRACE = 0.2
+"""How long a request's log line may still be on its way once the queue has been served."""
 _SENT = re.compile(r"Sent (?P<api>\w+)Request \(v(?P<version>\d+)")
 _INVALID_KWARG = re.compile(r"'(?P<name>\w+)' is an invalid keyword argument")
 _CONFIG_TYPES = {"topic": ck.ResourceType.TOPIC, "broker": ck.ResourceType.BROKER}
@@ -144,8 +148,18 @@ class ConfluentClient:
                 dropped.append(name)
 
     def _request_version(self, mark: int, api: str) -> int | None:
-        # the logger callback is served by poll(), so poll() fills the wait
-        return poll(lambda: self._log.version_since(mark, api), timeout=2.0, interval=0.05, pause=self._admin.poll)
+        """The version of the last ``api`` request sent since ``mark``, asked once the call has answered.
+
+        librdkafka queues "Sent ...Request" when it writes the request, before any answer can come, and
+        ``poll()`` serves the logger callback: serving what is queued finds the line of a request that
+        was sent.  The short wait after it is for a line still on its way; a call the client answered
+        without sending (a refusal of its own) used to wait 2 s here for a line that never comes.
+        """
+        for _ in range(LOG_DRAIN_EVENTS):
+            if not self._admin.poll(0):
+                break
+        return poll(lambda: self._log.version_since(mark, api), timeout=LOG_GRACE, interval=0.05,
+                    pause=self._admin.poll)
 
     def _call(self, operation: str, api: str, method: Callable[..., Any], argument: Any, options: dict[str, Any],
               describe: Callable[[Any, Future[Any]], ResourceOutcome]) -> AdminResult:
