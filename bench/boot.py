@@ -7,7 +7,8 @@ For each version and mode, alternately (so drift hits both alike):
 * harness: ``ProcessProvider.start`` from call to ready (artifacts from the
   warm cache, Java selection, configs, ZooKeeper or format, broker, readiness),
   with the release's class-data sharing archives (``kcompat.harness.cds``, made by two
-  untimed boots first) and again with sharing off;
+  untimed boots first) and C1 alone (``--jit c1``, the default), again with the JVM's
+  tiered JIT, and again with sharing off (C1);
   a side thread polls ApiVersions every 5 ms to find when the broker could
   first answer, so the harness's detection latency is measured too;
 * bare: a hand-written server.properties and ``java -cp <same jars>
@@ -182,31 +183,34 @@ def main() -> None:
     rows = []
     for item in args.versions.split(","):
         version, mode = item.split(":")
-        spec = ClusterSpec.of(version, mode)  # type: ignore[arg-type]
+        spec = ClusterSpec.of(version, mode)
         ArtifactStore(config).resolve(spec.release)  # warm cache before timing
         harness_boot(config, spec)  # the class archive of this release: recorded, or already there
         harness_boot(config, spec)  # ... and dumped
-        harness_times, detections, bare_times, plain_times = [], [], [], []
-        unshared = dataclasses.replace(config, class_sharing=False)
+        harness_times, detections, bare_times, plain_times, tiered_times = [], [], [], [], []
+        quick = dataclasses.replace(config, jit="c1")
+        unshared, tiered = dataclasses.replace(quick, class_sharing=False), dataclasses.replace(quick, jit="tiered")
         for _ in range(args.rounds):
-            took, detect = harness_boot(config, spec)
+            took, detect = harness_boot(quick, spec)
             harness_times.append(took)
             detections.append(detect)
+            tiered_times.append(harness_boot(tiered, spec)[0])
             plain_times.append(harness_boot(unshared, spec)[0])
             ports = allocator.allocate(2)
             try:
                 bare_times.append(bare_boot(config, spec, ports))
             finally:
                 allocator.release(ports)
-        h, b, p = (statistics.median(t) for t in (harness_times, bare_times, plain_times))
-        rows.append((str(spec.version), mode, h, p, b, h / b, max(detections)))
+        h, t, b, p = (statistics.median(x) for x in (harness_times, tiered_times, bare_times, plain_times))
+        rows.append((str(spec.version), mode, h, t, p, b, h / b, t / b, max(detections)))
     print(f"machine: {platform.node()} {platform.machine()}, {subprocess.getoutput('nproc')} cores, "
           f"Python {platform.python_version()}; rounds: {args.rounds} (medians)\n")
-    print("| version | mode | harness boot (s) | harness, class sharing off (s) | bare boot (s) | harness / bare "
-          "| worst readiness detection (ms) |")
-    print("|---|---|---|---|---|---|---|")
-    for version, mode, h, p, b, ratio, detect in rows:
-        print(f"| {version} | {mode} | {h:.2f} | {p:.2f} | {b:.2f} | {ratio:.2f} | {detect * 1000:.0f} |")
+    print("| version | mode | harness boot (s) | harness, tiered JIT (s) | harness, class sharing off (s) | bare boot (s) "
+          "| harness / bare | tiered / bare | worst readiness detection (ms) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for version, mode, h, t, p, b, ratio, tiered_ratio, detect in rows:
+        print(f"| {version} | {mode} | {h:.2f} | {t:.2f} | {p:.2f} | {b:.2f} | {ratio:.2f} | {tiered_ratio:.2f} "
+              f"| {detect * 1000:.0f} |")
     if args.cold_fetch:
         cold, files, size, warm, warm_files = cold_and_warm_fetch(args.cold_fetch)
         print(f"\nfetch of Kafka {args.cold_fetch} into an empty cache: {cold:.1f}s, {files} files, "
