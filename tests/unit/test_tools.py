@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kcompat.harness import ClusterSpec, ConfigError
+from kcompat.harness import ClusterSpec, ConfigError, HarnessConfig
 from kcompat.harness.clients import AclSpec
 from kcompat.harness.errors import AdminToolError, AdminToolRefused
 from kcompat.harness.tools import (ACL_COMMAND_LOG, ARGS_FILE, acl_command_args, add_acls_zookeeper, admin_tool_commands,
@@ -28,7 +28,7 @@ class FakeStore:
 
     def __init__(self, core: Path, tools: Path):
         self.core, self.tools, self.tools_resolved = core, tools, False
-        self.config = SimpleNamespace(cache_dir=core.parent, offline=True)
+        self.config = HarnessConfig(cache_dir=core.parent, offline=True)
 
     def resolve(self, release: Any) -> Any:
         return SimpleNamespace(classpath=(self.core,))
