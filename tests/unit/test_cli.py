@@ -78,6 +78,19 @@ def test_a_bad_setting_is_one_line_and_exit_1(variable: str, value: str, message
     assert len(lines) == 1 and lines[0].startswith(f"kcompat: error: {message}"), lines
 
 
+def test_the_jit_setting_as_typed_through_the_console_script() -> None:
+    """``--jit`` / ``KCOMPAT_JIT`` through the installed ``kcompat``: a known choice runs, another is one line."""
+    import os
+
+    from tests.console import kcompat, ok
+
+    lines = ok(kcompat("--jit", "tiered", "brokers", "list", "--json", timeout=60)).splitlines()
+    assert lines and all(json.loads(line) for line in lines)
+    bad = kcompat("brokers", "list", timeout=60, env={**os.environ, "KCOMPAT_JIT": "fast"})
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().splitlines() == ["kcompat: error: KCOMPAT_JIT='fast' is not one of c1, tiered"]
+
+
 def test_global_options_are_generated_from_the_settings() -> None:
     from kcompat.harness.config import SETTINGS
 
