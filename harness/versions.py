@@ -78,6 +78,8 @@ CAPABILITIES: dict[str, Capability] = {
     "delegation_tokens": Capability("1.1", None, "KIP-48: delegation.token.master.key enables them"),
     "dynamic_quorum": Capability("3.9", None, "KIP-853: kafka-storage format --initial-controllers, "
                                               "controller.quorum.bootstrap.servers"),
+    "kraft_jbod": Capability("3.8", None, "KIP-858: KRaft handles a failed log dir from 3.7, released there as "
+                                          "early access; before it KRaft ran several log dirs unsupported"),
     "kraft_delegation_tokens": Capability("3.6", None, "KIP-900: delegation tokens in KRaft mode (3.3-3.5 refuse "
                                                       "to boot with a token key: \"Delegation tokens are not "
                                                       "supported\")"),

@@ -116,6 +116,9 @@ class ClusterNeeds:
     quorum: Quorum = "static"
     """KRaft's voter set: ``dynamic`` (KIP-853, kraft.version 1) for a claim that adds or removes voters; a
     broker that can't have one (ZooKeeper, KRaft before 3.9) runs with its static quorum."""
+    shared: bool = True
+    """Whether the claim may run on its shape's shared cluster (``ClaimBook.shared_needs``), which may carry
+    log dirs or a dynamic quorum it does not name; ``False``: only what it names."""
 
     @property
     def sasl(self) -> bool:
@@ -131,6 +134,17 @@ class ClusterNeeds:
         dirs = [f"{self.log_dirs}dirs"] if self.log_dirs > 1 else []
         quorum = ["dynamic"] if self.quorum == "dynamic" else []
         return "-".join([f"{self.nodes}n", self.profile, *sorted(self.plugins), *dirs, *quorum])
+
+    @property
+    def shape(self) -> tuple[int, str]:
+        """What sharing never crosses: node count and security profile."""
+        return self.nodes, self.profile
+
+    def covers(self, other: ClusterNeeds) -> bool:
+        """Whether a cluster of these needs has everything ``other`` asks for (same shape, a superset of
+        plug-ins, at least as many log dirs, a dynamic quorum if asked)."""
+        return (self.shape == other.shape and set(other.plugins) <= set(self.plugins)
+                and self.log_dirs >= other.log_dirs and (other.quorum == "static" or self.quorum == "dynamic"))
 
 
 @dataclass(frozen=True)
@@ -238,6 +252,16 @@ class ClaimBook:
         if unknown:
             raise ConfigError(f"unknown KIP {unknown[0]}; the matrix has: {', '.join(self.kips)}")
         return tuple(c for k in chosen for c in self.kips[k].claims)
+
+    def shared_needs(self, nodes: int, profile: str) -> ClusterNeeds:
+        """What the shared cluster of one shape carries: the most log dirs and the dynamic quorum that any
+        shareable claim of that shape in the whole book asks for.  Layout only: a plug-in changes what every
+        cell observes of its API (a create-topic policy sees every CreateTopics), so plug-in claims keep their
+        own cluster.  From the book, not the selection, so a cell runs on the same broker whatever else a run
+        selects (a repro of one cell too)."""
+        mine = [c.cluster for c in self.claims if c.cluster.shared and c.cluster.shape == (nodes, profile)]
+        return ClusterNeeds(nodes, log_dirs=max((n.log_dirs for n in mine), default=1),
+                            quorum="dynamic" if any(n.quorum == "dynamic" for n in mine) else "static")
 
     def coverage(self) -> list[dict[str, Any]]:
         """Every statement of every KIP: the claims resting on it, or why none can (coverage.json)."""
@@ -435,8 +459,8 @@ def parse_acl(text: str) -> AclSpec:
 def _cluster(raw: Any, where: str) -> ClusterNeeds:
     if raw is None:
         return ClusterNeeds()
-    if not isinstance(raw, dict) or set(raw) - {"nodes", "users", "acls", "plugins", "log_dirs", "quorum"}:
-        raise _fail(where, "cluster is a table of nodes, users, acls, plugins, log_dirs, quorum")
+    if not isinstance(raw, dict) or set(raw) - {"nodes", "users", "acls", "plugins", "log_dirs", "quorum", "shared"}:
+        raise _fail(where, "cluster is a table of nodes, users, acls, plugins, log_dirs, quorum, shared")
     nodes = raw.get("nodes", 1)
     if not isinstance(nodes, int) or not 1 <= nodes <= 9:
         raise _fail(where, "cluster.nodes is 1 to 9")
@@ -462,7 +486,10 @@ def _cluster(raw: Any, where: str) -> ClusterNeeds:
     quorum = raw.get("quorum", "static")
     if quorum not in ("static", "dynamic"):
         raise _fail(where, "cluster.quorum is \"static\" or \"dynamic\"")
-    return ClusterNeeds(nodes, users, acls, tuple(sorted(set(plugins))), log_dirs, cast(Quorum, quorum))
+    shared = raw.get("shared", True)
+    if not isinstance(shared, bool):
+        raise _fail(where, "cluster.shared is true or false")
+    return ClusterNeeds(nodes, users, acls, tuple(sorted(set(plugins))), log_dirs, cast(Quorum, quorum), shared)
 
 
 def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, Any], used: set[str],

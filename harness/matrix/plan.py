@@ -23,7 +23,7 @@ from ..errors import ConfigError
 from ..records import Cell
 from ..spec import ClusterSpec, SaslSpec
 from ..versions import KafkaVersion
-from .claims import BROKER_PLUGINS, SASL_USERS, BrokerPlugin, Claim, ClaimBook
+from .claims import BROKER_PLUGINS, SASL_USERS, BrokerPlugin, Claim, ClaimBook, ClusterNeeds
 
 DEFAULT_BROKERS = ("2.3", "2.6", "3.9", "4.4")
 DEFAULT_CLIENTS = ("wire", "confluent", "java:2.3.1", "java:4.4.0")
@@ -64,22 +64,59 @@ class PlannedCell:
     version: KafkaVersion
     mode: Mode
     client: ClientRef
+    host: ClusterNeeds | None = None
+    """The cluster the cell runs on (``hosting``); None: exactly what its claim names."""
+
+    @property
+    def cluster(self) -> ClusterNeeds:
+        """What the cell's cluster is booted with, each need fitted to what the release can run."""
+        return fitted(self.host or self.claim.cluster, self.version, self.mode)
 
     @property
     def dynamic_quorum(self) -> bool:
         """Whether the cell's cluster runs a dynamic quorum: asked for, and a KRaft release that has one.  A
         broker that can't runs its static one (those cells lack the voter APIs anyway)."""
-        return (self.claim.cluster.quorum == "dynamic" and self.mode == "kraft"
-                and self.version.supports("dynamic_quorum"))
+        return self.cluster.quorum == "dynamic"
+
+    @property
+    def last(self) -> bool:
+        """Whether the cell runs after the other cells of its cluster: its claim asked for what a shared cluster
+        adds (a dynamic quorum whose voters it changes, a second log dir it moves a replica to), so no cell that
+        did not ask observes what it left.  Kafka 3.9.2's quorum leader has died in such a voter change
+        ("Unexpected acknowledgement from non-voter 3"), which every later cell of its cluster would have met."""
+        own = self.claim.cluster
+        return self.host is not None and (own.log_dirs > 1 or own.quorum == "dynamic")
 
     @property
     def cluster_key(self) -> str:
         """Cells with equal keys share one running cluster (and one xdist group): the key of the cluster
         booted, so a need a broker can't meet (a dynamic quorum on ZooKeeper) splits no group."""
-        need = self.claim.cluster
-        if need.quorum == "dynamic" and not self.dynamic_quorum:
-            need = dataclasses.replace(need, quorum="static")
-        return f"{self.version}-{self.mode}-{need.key}"
+        return f"{self.version}-{self.mode}-{self.cluster.key}"
+
+
+def fitted(needs: ClusterNeeds, version: KafkaVersion, mode: Mode) -> ClusterNeeds:
+    """``needs`` as ``version`` in ``mode`` boots them: a dynamic quorum only where KRaft has one (3.9+)."""
+    if needs.quorum == "dynamic" and not (mode == "kraft" and version.supports("dynamic_quorum")):
+        return dataclasses.replace(needs, quorum="static")
+    return needs
+
+
+def hosting(claim: Claim, shared: ClusterNeeds, version: KafkaVersion, mode: Mode) -> ClusterNeeds:
+    """The cluster a claim's cells run on at one broker: its shape's ``shared`` cluster where that has all the
+    claim names, else the claim's own needs.  One boot then serves the plain, policy and log-dir claims of a
+    release (and the static and voter claims of a 3-node KRaft 3.9+ one).  Sharing gives a cell only what the
+    release runs supported: several log dirs on ZooKeeper and on KRaft from 3.8 (``kraft_jbod``), a dynamic
+    quorum on KRaft from 3.9; a claim whose answer a feature it does not name would change says
+    ``shared = false``."""
+    own = claim.cluster
+    if not own.shared:
+        return own
+    if shared.log_dirs > 1 and mode == "kraft" and not version.supports("kraft_jbod"):
+        shared = dataclasses.replace(shared, log_dirs=1)
+    shared = fitted(shared, version, mode)
+    if not shared.covers(fitted(own, version, mode)):
+        return own
+    return dataclasses.replace(own, plugins=shared.plugins, log_dirs=shared.log_dirs, quorum=shared.quorum)
 
 
 def brokers(selection: Selection, catalog: Catalog) -> list[tuple[KafkaVersion, Mode]]:
@@ -126,11 +163,13 @@ def plan(selection: Selection, book: ClaimBook, catalog: Catalog) -> list[Planne
     """Every cell of the selection, grouped by cluster; raises ConfigError on any unknown name."""
     claims = book.select(selection.kips)
     refs = client_refs(selection)
-    cells = [PlannedCell(Cell(claim.id, str(version), mode, str(ref)), claim, version, mode, ref)
+    shared = {shape: book.shared_needs(*shape) for shape in {c.cluster.shape for c in claims}}
+    cells = [PlannedCell(Cell(claim.id, str(version), mode, str(ref)), claim, version, mode, ref, host)
              for version, mode in brokers(selection, catalog)
              for claim in claims
+             for host in (hosting(claim, shared[claim.cluster.shape], version, mode),)
              for ref in _clients_for(claim, refs)]
-    return sorted(cells, key=lambda c: (c.version, c.mode, c.cluster_key, c.cell.client, c.cell.claim_id))
+    return sorted(cells, key=lambda c: (c.version, c.mode, c.cluster_key, c.last, c.cell.client, c.cell.claim_id))
 
 
 def plugin_sources(plugin: BrokerPlugin) -> Path:
@@ -159,7 +198,7 @@ class ClusterSpecs:
     compiled: dict[tuple[str, KafkaVersion], Path] = field(default_factory=dict)
 
     def spec(self, cell: PlannedCell) -> ClusterSpec:
-        needs = cell.claim.cluster
+        needs = cell.cluster
         sasl = None
         if needs.sasl:  # every SASL user on every SASL cluster: one cluster serves every SASL claim
             users = tuple((user, self.passwords.setdefault(user, secrets.token_urlsafe(12)))
