@@ -106,3 +106,47 @@ def test_a_retired_cluster_is_stopped_and_a_later_ask_boots_anew() -> None:
     factory.close()
     assert provider.events.count(("start", SPECS[0].label)) == 2
     assert ("stopped", SPECS[0].label) in provider.events and ("discarded", SPECS[0].label) in provider.events
+
+
+# -- a KRaft cluster's stop once its quorum is gone ------------------------------------------------------------
+
+
+class Clock:
+    """time.monotonic and time.sleep for ``_await_quorum_stops``: sleeping moves the clock; JVMs exit at set times."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class TimedJvm:
+    def __init__(self, clock: Clock, exits_at: float | None):
+        self.clock, self.exits_at = clock, exits_at
+
+    def exit_code(self) -> int | None:
+        return 0 if self.exits_at is not None and self.clock.now >= self.exits_at else None
+
+
+@pytest.mark.parametrize(("mode", "exits", "expected"), [
+    ("kraft", [1.0, 1.0, None], 11.0),   # two gone: the third has no quorum, 10 s from then, not the full 30
+    ("kraft", [1.0, None, None], 30.0),  # two still form a majority: the full grace
+    ("kraft", [0.5, 0.5, 2.0], 10.5),    # alone from 0.5 s; it left on its own at 2 s, well inside
+    ("zk", [1.0, 1.0, None], 30.0),      # ZooKeeper outlives its brokers: no quorum to lose
+    ("kraft", [None], 30.0),             # one node is its own majority
+])
+def test_a_kraft_node_without_a_quorum_gets_a_short_grace(monkeypatch: pytest.MonkeyPatch, mode: str,
+                                                          exits: list[float | None], expected: float) -> None:
+    from types import SimpleNamespace
+
+    from kcompat.harness.providers import cluster as module
+
+    clock = Clock()
+    monkeypatch.setattr(module, "time", SimpleNamespace(monotonic=clock.monotonic, sleep=clock.sleep))
+    fake = SimpleNamespace(spec=SimpleNamespace(mode=mode), _brokers=[TimedJvm(clock, at) for at in exits])
+    deadline = module.JvmCluster._await_quorum_stops(fake, 30.0)  # type: ignore[arg-type]
+    assert deadline == pytest.approx(expected, abs=0.11)
