@@ -333,9 +333,10 @@ def _pytest_until_done(python: Path | str, options: RunOptions, clients: Sequenc
 
 def died_closing(record: Record, death: str, log: str) -> Record:
     """A cell's record once its test process died closing the cell's client, after the call was judged: the
-    client library's own abort (librdkafka's assertion) is what an application using it would meet, so a
-    judged cell becomes a deviation keeping its observation, with the death as one more difference."""
-    reason = (f"the client library killed the test process when its client was closed, after the call "
+    client library's own abort (librdkafka's assertion) or a close that never returns (kcompat ends the process,
+    ``env.close_bounded``) is what an application using it would meet, so a judged cell becomes a deviation
+    keeping its observation, with the death as one more difference."""
+    reason = (f"the test process ended while the cell's client closed, after the call "
               f"({death}; see {log}); the call itself: {record.outcome}" + (f" ({record.reason})" if record.reason
                                                                              else ""))
     if record.outcome not in ("pass", "unsupported", "deviation"):

@@ -7,6 +7,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from kcompat.harness.matrix import runner
 
 
@@ -78,3 +80,34 @@ def test_a_death_closing_the_last_cell_keeps_that_cells_verdict_and_starts_nothi
     assert started == [1] and code == 3 and len(deaths) == 1 and "rkq_refcnt" in deaths[0]
     latest = {r.cell_id: r for r in read_records(tmp_path / RECORDS_FILE).records}
     assert latest[cell_id].outcome == "deviation" and "rkq_refcnt" in latest[cell_id].observed["closed"]
+
+
+def test_a_close_that_never_returns_ends_the_process_with_a_line_the_run_reads_as_its_death(tmp_path: Path) -> None:
+    """librdkafka once deadlocked destroying a client instead of aborting: the worker sat idle for good.  A close
+    bounded by ``close_bounded`` ends the process instead, and the run's death reader names the hang."""
+    import subprocess
+    import sys
+
+    script = ("import threading\n"
+              "from kcompat.harness.matrix.env import close_bounded\n"
+              "close_bounded(threading.Event().wait, 'a confluent 2.16.1 client', timeout=0.5)\n"
+              "print('returned')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    from kcompat.harness.matrix.env import CLOSE_HUNG_EXIT
+
+    assert done.returncode == CLOSE_HUNG_EXIT and "returned" not in done.stdout, done
+    log = tmp_path / "pytest-main.log"
+    log.write_text("....\n" + done.stderr)
+    assert runner._death(log, 0) == ("*** kcompat: closing a confluent 2.16.1 client had not returned after 0.5 s "
+                                     "(the client library hangs in its close); kcompat ends the test process ***")
+
+
+def test_a_bounded_close_that_fails_raises_in_the_callers_thread() -> None:
+    from kcompat.harness.matrix.env import close_bounded
+
+    def fails() -> None:
+        raise OSError("the sidecar's pipe is closed")
+
+    with pytest.raises(OSError, match="pipe is closed"):
+        close_bounded(fails, "a java 4.4.0 client")
+    close_bounded(lambda: None, "a wire client")  # a close that returns: nothing happens

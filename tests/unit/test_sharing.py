@@ -43,6 +43,7 @@ BOOK = {
 
 
 def _book(tmp_path: Path, claims: dict[str, str]) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "KIP-1.md").write_text("It works.\n")
     text = 'kip = "KIP-1"\nsource = "KIP-1.md"\n' + "".join(
         CLAIM.format(id=name, cluster=cluster) for name, cluster in claims.items())
@@ -124,3 +125,22 @@ def test_a_cell_runs_on_the_same_cluster_whatever_else_is_selected(tmp_path: Pat
 def test_shared_is_a_boolean(tmp_path: Path, value: str) -> None:
     with pytest.raises(ClaimError, match="cluster.shared is true or false"):
         load_claims_file(_book(tmp_path, {"one": f"{{ shared = {value} }}"}) / "KIP-1.toml")
+
+
+def test_kcompat_run_plan_counts_the_shared_clusters_of_a_users_book(tmp_path: Path) -> None:
+    """Through the console script, as an author checks a book: `kcompat run --plan --claims DIR`."""
+    from tests.console import kcompat
+
+    shared = _book(tmp_path / "shared", {"plain": "{}", "logdirs": "{ log_dirs = 2 }"})
+    alone = _book(tmp_path / "alone", {"plain": "{ shared = false }", "logdirs": "{ log_dirs = 2 }"})
+    bad = _book(tmp_path / "bad", {"plain": '{ shared = "sometimes" }'})
+    counts = {}
+    for book in (shared, alone):
+        result = kcompat("run", "--plan", "--claims", str(book), "--brokers", "2.3", "--clients", "wire")
+        assert result.returncode == 0, result.stderr
+        counts[book.name] = result.stdout.splitlines()[-1]
+    assert "on 1 broker(s), 1 cluster(s) to boot; nothing booted" in counts["shared"]
+    assert "on 1 broker(s), 2 cluster(s) to boot; nothing booted" in counts["alone"]
+    result = kcompat("run", "--plan", "--claims", str(bad), "--brokers", "2.3", "--clients", "wire")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert f"{bad / 'KIP-1.toml'}:" in result.stderr and "cluster.shared is true or false" in result.stderr
