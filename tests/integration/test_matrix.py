@@ -136,6 +136,27 @@ def test_resume_keeps_every_recorded_cell(run: tuple[subprocess.CompletedProcess
     assert (out / RECORDS_FILE).read_bytes() == before
 
 
+def test_resume_runs_an_infra_error_cell_again(run: tuple[subprocess.CompletedProcess[str], Path],
+                                               cells: dict[str, Record]) -> None:
+    """An infra_error is the harness's failure, not a verdict: a resumed run judges that cell again (its new
+    line is the cell's verdict) and leaves every other cell as it was."""
+    import dataclasses
+
+    from kcompat.harness.records import append_record
+
+    _, out = run
+    judged = _cell(cells, "KIP-525/create-returns-configs[4.4.0-kraft|wire]")
+    append_record(out / RECORDS_FILE, dataclasses.replace(
+        judged, outcome="infra_error", reason="crafted: the broker died", limited_by=None, differences=[],
+        observations=[], intermittent=False))
+    before = read_records(out / RECORDS_FILE).records
+    again = kcompat("run", "--resume", "--quiet", "--out", str(out), timeout=600)
+    assert again.returncode == 0, again.stderr[-2000:]
+    after = read_records(out / RECORDS_FILE).records
+    assert after[:len(before)] == before and [r.cell_id for r in after[len(before):]] == [judged.cell_id]
+    assert after[-1].outcome == judged.outcome and after[-1].run_id == judged.run_id
+
+
 def _descendants_gone(out: Path, timeout: float = 60) -> list[str]:
     deadline = time.monotonic() + timeout
     while True:
