@@ -72,14 +72,18 @@ def one_run(out: Path, brokers: str, clients: str, workers: int) -> dict[str, fl
             "per_pair": wall / pairs}
 
 
-def kcompat_run(out: Path, brokers: str, clients: str, kips: list[str], workers: int) -> tuple[float, int, str]:
-    """One ``kcompat run``: (wall seconds, exit code, its output's tail)."""
+def kcompat_run(out: Path, brokers: str, clients: str, kips: list[str], workers: int) -> tuple[float, float, int, str]:
+    """One ``kcompat run``: (wall seconds, CPU seconds of every process it waited for, exit code, output's tail)."""
     command = [sys.executable, "-c", "from kcompat.harness.cli import run; run()", "run", "--brokers", brokers,
                "--clients", clients, *[a for kip in kips for a in ("--kip", kip)], "-n", str(workers), "--quiet",
                "--out", str(out)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
-    return time.perf_counter() - started, done.returncode, f"{done.stdout[-3000:]}{done.stderr[-2000:]}"
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.returncode, f"{done.stdout[-3000:]}{done.stderr[-2000:]}"
 
 
 def warm_cache(brokers: str, clients: str, kips: list[str]) -> None:
@@ -131,7 +135,7 @@ def five_kips(brokers: str, clients: str, kips: list[str], workers: int) -> None
     scratch = Path(tempfile.mkdtemp(prefix="kcompat-bench-matrix-"))
     load_before = os.getloadavg()[0]
     try:
-        wall, code, tail = kcompat_run(scratch / "run", brokers, clients, kips, workers)
+        wall, cpu, code, tail = kcompat_run(scratch / "run", brokers, clients, kips, workers)
         load_after = os.getloadavg()
         records = read_records(scratch / "run" / RECORDS_FILE).records if (scratch / "run").exists() else []
         if not records:
@@ -150,10 +154,11 @@ def five_kips(brokers: str, clients: str, kips: list[str], workers: int) -> None
     print(f"Command: .venv/bin/python bench/matrix.py --five-kips --brokers {brokers} --clients {clients} "
           f"{' '.join(f'--kip {k}' for k in kips)} -n {workers}".rstrip())
     print(f"kcompat run exited {code} ({'every cell judged' if code == 0 else 'see the verdicts'})\n")
-    print("| brokers x clients | KIPs | workers | wall s | cells | clusters started / distinct (planned) | "
-          "overhead p50 ms | p95 ms | cells per minute |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    print(f"| {n_brokers} x {n_clients} | {len(kips)} | -n {workers} | {wall:.1f} | {len(records)} | "
+    print("| brokers x clients | KIPs | workers | wall s | CPU s | cores busy | cells | "
+          "clusters started / distinct (planned) | overhead p50 ms | p95 ms | cells per minute |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| {n_brokers} x {n_clients} | {len(kips)} | -n {workers} | {wall:.1f} | {cpu:.1f} | {cpu / wall:.2f} | "
+          f"{len(records)} | "
           f"{started} / {distinct} ({planned}) | {statistics.median(overhead):.1f} | "
           f"{percentile(overhead, 0.95):.0f} | {len(records) / wall * 60:.0f} |")
     print("\n| verdict | cells |\n|---|---|")
