@@ -103,8 +103,8 @@ def fitted(needs: ClusterNeeds, version: KafkaVersion, mode: Mode) -> ClusterNee
 
 def hosting(claim: Claim, shared: ClusterNeeds, version: KafkaVersion, mode: Mode) -> ClusterNeeds:
     """The cluster a claim's cells run on at one broker: its shape's ``shared`` cluster where that has all the
-    claim names, else the claim's own needs.  One boot then serves the plain, policy and log-dir claims of a
-    release (and the static and voter claims of a 3-node KRaft 3.9+ one).  Sharing gives a cell only what the
+    claim names, else the claim's own needs.  One boot then serves the plain and log-dir claims of a release,
+    and the static and voter claims of a 3-node KRaft 3.9+ one; plug-in claims keep their own cluster.  Sharing gives a cell only what the
     release runs supported: several log dirs on ZooKeeper and on KRaft from 3.8 (``kraft_jbod``), a dynamic
     quorum on KRaft from 3.9; a claim whose answer a feature it does not name would change says
     ``shared = false``."""
@@ -116,7 +116,7 @@ def hosting(claim: Claim, shared: ClusterNeeds, version: KafkaVersion, mode: Mod
     shared = fitted(shared, version, mode)
     if not shared.covers(fitted(own, version, mode)):
         return own
-    return dataclasses.replace(own, plugins=shared.plugins, log_dirs=shared.log_dirs, quorum=shared.quorum)
+    return dataclasses.replace(own, log_dirs=shared.log_dirs, quorum=shared.quorum)
 
 
 def brokers(selection: Selection, catalog: Catalog) -> list[tuple[KafkaVersion, Mode]]:
