@@ -50,18 +50,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def one_run(out: Path, brokers: str, clients: str, workers: int) -> dict[str, float]:
-    command = [sys.executable, "-c", "from kcompat.harness.cli import run; run()", "run", "--brokers", brokers,
-               "--clients", clients, "--kip", "KIP-525", "--kip", "KIP-569", "-n", str(workers), "--quiet",
-               "--out", str(out)]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    # CPU of every process the run started and waited for (workers, brokers, sidecars): cores busy on average
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if done.returncode != 0:
-        sys.exit(f"bench: kcompat run -n {workers} exited {done.returncode}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+    wall, cpu, code, tail = kcompat_run(out, brokers, clients, ["KIP-525", "KIP-569"], workers)
+    if code != 0:
+        sys.exit(f"bench: kcompat run -n {workers} exited {code}:\n{tail}")
     records = read_records(out / RECORDS_FILE).records
     overhead = [r.duration_ms - (r.call_ms or 0.0) for r in records]
     started_clusters = len(list((out / "logs").glob("*/kafka-*")))

@@ -18,6 +18,11 @@ from .versions import KafkaVersion
 Quorum = Literal["static", "dynamic"]
 
 
+def has_dynamic_quorum(version: KafkaVersion, mode: Mode) -> bool:
+    """Whether ``version`` in ``mode`` can run a dynamic quorum (KIP-853: KRaft 3.9+)."""
+    return mode == "kraft" and version.supports("dynamic_quorum")
+
+
 MAX_LOG_DIRS = 4
 
 
@@ -110,7 +115,7 @@ class ClusterSpec:
             raise ConfigError(f"a cluster has 1 to 9 nodes, not {self.nodes}")
         if not 1 <= self.log_dirs <= MAX_LOG_DIRS:
             raise ConfigError(f"a broker has 1 to {MAX_LOG_DIRS} log dirs, not {self.log_dirs}")
-        if self.quorum == "dynamic" and not (self.mode == "kraft" and self.version.supports("dynamic_quorum")):
+        if self.quorum == "dynamic" and not has_dynamic_quorum(self.version, self.mode):
             raise ConfigError(f"a dynamic quorum needs KRaft 3.9 or newer (KIP-853), not Kafka {self.version} in "
                               f"{self.mode} mode")
         for path in self.extra_classpath:

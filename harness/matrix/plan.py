@@ -21,7 +21,7 @@ from ..clients.kinds import kind
 from ..clients.ref import ClientRef, parse_clients
 from ..errors import ConfigError
 from ..records import Cell
-from ..spec import ClusterSpec, SaslSpec
+from ..spec import ClusterSpec, SaslSpec, has_dynamic_quorum
 from ..versions import KafkaVersion
 from .claims import BROKER_PLUGINS, SASL_USERS, BrokerPlugin, Claim, ClaimBook, ClusterNeeds
 
@@ -96,7 +96,7 @@ class PlannedCell:
 
 def fitted(needs: ClusterNeeds, version: KafkaVersion, mode: Mode) -> ClusterNeeds:
     """``needs`` as ``version`` in ``mode`` boots them: a dynamic quorum only where KRaft has one (3.9+)."""
-    if needs.quorum == "dynamic" and not (mode == "kraft" and version.supports("dynamic_quorum")):
+    if needs.quorum == "dynamic" and not has_dynamic_quorum(version, mode):
         return dataclasses.replace(needs, quorum="static")
     return needs
 

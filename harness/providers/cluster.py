@@ -78,7 +78,8 @@ def failure_reason(log: Path) -> str:
 
 QUORUMLESS_GRACE = 10.0
 """Seconds a stopping KRaft node still gets once fewer than a majority of its cluster's nodes run: in 79 stops of
-3-node 3.x clusters (earlier runs' logs) the last node finished at most 5.4 s after the second."""
+3-node KRaft clusters whose logs show every node's shutdown complete, the last finished at most 5.4 s after the
+second (docs/PERFORMANCE.md)."""
 
 
 class Jvm(Protocol):
