@@ -155,6 +155,9 @@ class HarnessConfig:
     offline: bool = setting(False, help="use only the cache; never run Maven against the network")
     maven: str = setting("mvn", help="the Maven executable that resolves broker jars")
     boot_timeout: float = setting(180.0, help="seconds a cluster may take from launch to ready")
+    adapter_deadline: float = setting(30.0, help="seconds an adapter gives one library call before it gives up "
+                                                 "waiting (docs/ADAPTERS.md); a call that returns only then is "
+                                                 "recorded as having reached it")
     stop_grace: float = setting(30.0, help="seconds a stopping broker gets for its controlled shutdown "
                                            "before it is killed")
     keep_data: bool = setting(False, help="keep broker data directories after teardown (logs are always kept)")

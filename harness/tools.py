@@ -31,6 +31,7 @@ from .artifacts import ArtifactStore, logging_backend
 from .clients.base import AclSpec
 from .errors import AdminToolError, AdminToolRefused, ArtifactError, ConfigError
 from .java import jit_flags, select_java
+from .progress import report
 from .providers.base import Cluster
 
 PACKAGES = ("kafka/admin/", "org/apache/kafka/tools/")
@@ -127,7 +128,9 @@ def _release_tools(store: ArtifactStore, cluster: Cluster) -> tuple[str, Path, d
     jars: Sequence[Path] = store.resolve(release).classpath
     found = main_classes(jars)
     if len(found) < len(ADMIN_TOOLS):
-        jars = store.resolve_tools(release)
+        report(f"resolving kafka-tools {release.version}")
+        jars = store.resolve_tools(release, progress=lambda files, size: report(
+            f"resolving kafka-tools {release.version}: {files} files, {size / 1e6:.1f} MB downloaded"))
         found = main_classes(jars)
     java = cluster.java.java
     if not Path(java).is_file():  # a container's Java: run the tools on the host's

@@ -27,31 +27,42 @@ cell observed again after deviating, and held in some observations: records
 schema_version 3) are reported apart from steady ones: one whose claim the
 profile lists in ``known_intermittent`` is accepted, whatever its cell; a known
 deviation entry accepts one too; a steady deviation is never accepted by
-``known_intermittent`` (the claim is known to flip, not to fail).  Every error names file and
-line.  Standard library only (plus ``kcompat.harness.records``): the command that runs
-the matrix lives in the harness's CLI.
+``known_intermittent`` (the claim is known to flip, not to fail).  A profile's clients are
+any reference the client kinds' registry parses (``kafka-python:3.0.12`` as well as
+``java:4.4.0``).  Given the profile's cells, a record of a cell outside them is
+reported and never judged, and a cell of the profile without a record is reported:
+either leaves the release not qualified.  Every error names file and line.  Standard
+library only (plus the harness's record type and client references): the command
+that runs the matrix lives in the harness's CLI.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kcompat.harness.clients.ref import ClientRef
+from kcompat.harness.errors import ConfigError
 from kcompat.harness.records import DOCUMENT_ID, Record, latest_by_cell
 from kcompat.harness.tomlfile import read_toml
 
 MODES = ("zk", "kraft")
 _VERSION = re.compile(r"\d+(\.\d+){1,3}\Z")
-_CLIENT = re.compile(r"(wire|confluent|java)(:\d+(\.\d+){1,3})?(@v\d+)?\Z")
+_REFERENCE = re.compile(r"\S+\Z")
+"""A client reference as written: what it names is the registry's to say (``ClientRef.parse``)."""
 _KIP = re.compile(rf"{DOCUMENT_ID}\Z")
 _MODE = re.compile(r"(zk|kraft)\Z")
 _PROFILE_KEYS = {"brokers", "modes", "clients", "kips", "known_deviations", "known_intermittent", "description"}
 _CLAIM_PATTERN = re.compile(rf"(?:{DOCUMENT_ID}|\*)/[a-z0-9*?][a-z0-9*?-]*\Z")
 _ENTRY_KEYS = {"cell", "reason", "reviewed_by"}
+
+
+MISSING_SHOWN = 20
+"""Cells without a record named one a line; a run that died early leaves hundreds, counted after these."""
 
 
 class QualifyError(ValueError):
@@ -205,11 +216,16 @@ class Verdict:
     known_intermittent: list[tuple[Record, KnownIntermittent | KnownDeviation]] = field(default_factory=list)
     steady_intermittent: list[KnownIntermittent] = field(default_factory=list)
     """known_intermittent claims whose cells ran and none was intermittent (not a failure: it may flip next run)."""
+    outside: list[Record] = field(default_factory=list)
+    """Records of cells the profile does not select (a resumed run of another selection): never judged."""
+    missing: list[str] = field(default_factory=list)
+    """Cells the profile selects that have no record: not evidence of anything, so not qualified either."""
     cells: int = 0
 
     @property
     def ok(self) -> bool:
-        return not (self.failed or self.infra_errors or self.unknown_deviations or self.unknown_intermittent)
+        return not (self.failed or self.infra_errors or self.unknown_deviations or self.unknown_intermittent
+                    or self.outside or self.missing)
 
     @property
     def exit_code(self) -> int:
@@ -217,7 +233,11 @@ class Verdict:
 
     def lines(self) -> list[str]:
         """One line per cell that fails qualification, then the file's stale and unexercised entries."""
-        out = [f"fail: {r.cell_id}: {r.reason or 'no reason recorded'}" for r in self.failed]
+        out = [f"outside the profile: {r.cell_id}: the profile selects no such cell; not judged" for r in self.outside]
+        out += [f"no record: {cell}" for cell in self.missing[:MISSING_SHOWN]]
+        if len(self.missing) > MISSING_SHOWN:
+            out.append(f"no record: ... and {len(self.missing) - MISSING_SHOWN} more cells of the profile")
+        out += [f"fail: {r.cell_id}: {r.reason or 'no reason recorded'}" for r in self.failed]
         out += [f"infra_error: {r.cell_id}: {r.reason or 'no reason recorded'}" for r in self.infra_errors]
         out += [f"deviation not in known_deviations: {r.cell_id}{_held(r)}: {r.reason or _differences(r)}"
                 for r in self.unknown_deviations]
@@ -237,7 +257,9 @@ class Verdict:
         out.append(f"{verdict}: {self.cells} cells, {len(self.failed)} fail, {len(self.infra_errors)} infra_error, "
                    f"{len(self.unknown_deviations)} unknown deviation, {len(self.known_deviations)} known deviation, "
                    f"{len(self.unknown_intermittent)} unknown intermittent, {len(self.known_intermittent)} known "
-                   f"intermittent, {len(self.stale)} stale entr{'y' if len(self.stale) == 1 else 'ies'}")
+                   f"intermittent, {len(self.stale)} stale entr{'y' if len(self.stale) == 1 else 'ies'}"
+                   + (f", {len(self.outside)} outside the profile" if self.outside else "")
+                   + (f", {len(self.missing)} without a record" if self.missing else ""))
         return out
 
 
@@ -252,11 +274,17 @@ def _differences(record: Record) -> str:
 
 
 def classify(records: Iterable[Record], known: Sequence[KnownDeviation],
-             known_intermittent: Sequence[KnownIntermittent] = ()) -> Verdict:
+             known_intermittent: Sequence[KnownIntermittent] = (), cells: Collection[str] | None = None) -> Verdict:
     """Judge a run's records (the last line of each cell) against reviewed known deviations and the claims a
-    profile knows to be intermittent; intermittent and steady deviations are kept apart."""
+    profile knows to be intermittent; intermittent and steady deviations are kept apart.  Given the profile's
+    ``cells``, only their records are judged: the others are reported as outside it, and its cells without a
+    record as missing."""
     latest = latest_by_cell(records)
-    verdict = Verdict(cells=len(latest))
+    verdict = Verdict()
+    if cells is not None:
+        verdict.outside = [latest.pop(cell_id) for cell_id in sorted(set(latest) - set(cells))]
+        verdict.missing = sorted(set(cells) - set(latest))
+    verdict.cells = len(latest)
     used: set[int] = set()
     for cell_id in sorted(latest):
         record = latest[cell_id]
@@ -341,8 +369,12 @@ def _profile(name: str, table: Any, path: Path, lines: Sequence[str]) -> Profile
                            f"(known: {', '.join(sorted(_PROFILE_KEYS))})")
     brokers = _strings(table, "brokers", _VERSION, where("brokers"), "a Kafka version like 3.9 or 2.4.1")
     modes = _strings(table, "modes", _MODE, where("modes"), "zk or kraft", required=False)
-    clients = _strings(table, "clients", _CLIENT, where("clients"),
-                       "a client like wire, wire@v5, confluent, confluent:2.0.2, java:3.7.0")
+    clients = _strings(table, "clients", _REFERENCE, where("clients"), "a client reference (KIND[:RELEASE])")
+    for client in clients:
+        try:
+            ClientRef.parse(client)
+        except ConfigError as exc:
+            raise QualifyError(f"{where('clients')}: clients: {exc}") from None
     kips = _strings(table, "kips", _KIP, where("kips"), "a KIP like KIP-525 or a docs excerpt like DOCS-authorization")
     known = table.get("known_deviations")
     known_path = None

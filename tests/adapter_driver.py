@@ -51,8 +51,9 @@ class AdapterProcess:
         answer = self.call(op, endpoint, args)
         assert "result" in answer, answer
         result: dict[str, Any] = answer["result"]
-        assert set(result) == {"request_version", "resources", "result_fields", "exception", "exception_message",
-                               "unsupported_options"}, result
+        required = {"request_version", "resources", "result_fields", "exception", "exception_message",
+                    "unsupported_options"}
+        assert required <= set(result) <= required | {"unsupported_fields", "deadline_reached"}, result
         for entry in result["resources"]:
             assert set(entry) == {"resource", "error_code", "error_name", "error_message", "fields", "exception"}, entry
         return result

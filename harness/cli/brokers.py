@@ -17,6 +17,7 @@ from ..catalog import BrokerRelease, Mode, load_catalog
 from ..errors import HarnessError
 from ..java import select_java
 from ..providers.base import Cluster
+from ..progress import step
 from ..providers import reap_orphans
 from ..reaper import reap_secrets
 from ..render import render_properties, write_private
@@ -136,10 +137,10 @@ def _write_client_properties(cluster: Cluster) -> Path | None:
     }))
 
 
-def _print_admin_tools(ctx: click.Context, reporter: Reporter, cluster: Cluster, props: Path | None) -> None:
+def _print_admin_tools(ctx: click.Context, cluster: Cluster, props: Path | None) -> None:
     """The release's own kafka-topics/kafka-configs/kafka-acls, ready to paste; a tools failure never stops ``up``."""
     try:
-        with reporter.task(f"Kafka {cluster.spec.version}'s admin tools"):
+        with step(f"Kafka {cluster.spec.version}'s admin tools"):
             commands = admin_tool_commands(ArtifactStore(harness_config(ctx)), cluster, client_config=props)
     except HarnessError as exc:
         note(f"admin tools unavailable: {exc}")
@@ -169,7 +170,7 @@ def up(ctx: click.Context, version: str, mode: str | None, nodes: int, sasl: boo
             if props is not None:
                 note(f"SASL/PLAIN super user {spec.sasl.super_user if spec.sasl else ''}: client config in "
                      f"{props} (removed at exit)")
-            _print_admin_tools(ctx, reporter, cluster, props)
+            _print_admin_tools(ctx, cluster, props)
             note("Ctrl-C stops it.")
             while True:
                 time.sleep(1)

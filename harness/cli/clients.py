@@ -12,14 +12,16 @@ from rich.table import Table
 from ..artifacts import ArtifactStore, check_release_name
 from ..catalog import Mode, load_catalog
 from ..central import check_client_release
-from ..clients import Endpoint, NewTopic, client_for, kind, kind_names, parse_clients
+from ..clients import Endpoint, NewTopic, client_for, install_client, kind, kind_names, parse_clients
 from ..clients.check import check as check_client
 from ..clients.java import close_sidecars
 from ..clients.limits import measure, python_for
 from ..clients.wire import WireClient
 from ..errors import ConfigError
+from ..matrix.admin_docs import check_names
 from ..matrix.admin_docs import coverage as admin_coverage
 from ..matrix.claims import claims_dir, load_claim_book
+from ..progress import step
 from ..providers import reap_orphans
 from ..spec import ClusterSpec
 from ..survey import SURVEY_OPERATIONS, cell_summary, client_cells, default_clients
@@ -45,6 +47,8 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
     reporter = Reporter(as_json)
     config = harness_config(ctx)
     refs = parse_clients(names or default_clients(load_catalog()))  # checked before anything boots
+    for ref in refs:
+        install_client(ref.resolved(), config, quiet=as_json)  # an adapter is built before the broker boots
     reap_orphans(config, ("process", config.provider))
     spec = ClusterSpec.of(version, cast(Mode | None, mode))
     reporter.fetch(ArtifactStore(config), spec.release)
@@ -88,6 +92,8 @@ def clients_check(ctx: click.Context, refs: tuple[str, ...], version: str | None
         check = kind(ref.kind).check_release
         if check is not None and ref.version is not None:
             check(ref.version, config)
+    for ref in parsed:
+        install_client(ref, config, quiet=as_json)  # an adapter is built before the broker boots
     reap_orphans(config, ("process", config.provider))
     catalog = load_catalog()
     spec = ClusterSpec.of(version or str(catalog.lines[-1].newest))
@@ -131,13 +137,15 @@ def clients_check(ctx: click.Context, refs: tuple[str, ...], version: str | None
 
 
 @clients.command("limits")
-@click.argument("refs", nargs=-1, required=True, metavar="confluent[:RELEASE]...")
+@click.argument("refs", nargs=-1, required=True, metavar="KIND[:RELEASE]...")
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per release (the lines of harness/clients/"
                                                        "limits.jsonl) instead of the table.")
 @click.pass_context
 def clients_limits(ctx: click.Context, refs: tuple[str, ...], as_json: bool) -> None:
-    """Measure the newest request version per API a client release sends, against a stub broker on
-    loopback that offers every version; cached per release and used by the matrix."""
+    """Measure the oldest and newest request version per API a client release sends, against a stub broker
+    on loopback that offers every version; cached per release and used by the matrix.  Every kind whose
+    limits can't be asked of the client is measured: confluent (librdkafka) and every adapter kind
+    (e.g. franz-go:1.22.2); wire and java state their own."""
     config = harness_config(ctx)
     parsed = [ref.resolved() for ref in parse_clients(refs)]  # checked before anything is installed
     measured = [name for name in kind_names() if kind(name).measured]
@@ -148,14 +156,17 @@ def clients_limits(ctx: click.Context, refs: tuple[str, ...], as_json: bool) -> 
     for ref in parsed:
         log = config.cache_dir / "client-limits" / f"{ref.kind}-{ref.version}.log"
         log.parent.mkdir(parents=True, exist_ok=True)
-        limits = measure(ref, config, python_for(ref, config, log))
+        install_client(ref, config, quiet=as_json)  # a build is a step of its own, not the measurement's
+        with step(f"measuring {ref}'s limits", quiet=as_json):
+            limits = measure(ref, config, python_for(ref, config, log))
         if as_json:
             click.echo(json.dumps(limits.as_json()))
             continue
-        table = Table("API", "newest version sent",
+        table = Table("API", "oldest version sent", "newest version sent",
                       title=f"{limits.ref}, measured {limits.measured_at}", caption=limits.how)
         for api, version in sorted(limits.newest.items()):
-            table.add_row(api, f"v{version}")
+            oldest = limits.oldest.get(api)
+            table.add_row(api, "-" if oldest is None else f"v{oldest}", f"v{version}")
         show(table)
 
 
@@ -175,6 +186,7 @@ def clients_admin_docs(ctx: click.Context, releases: tuple[str, ...], claims: Pa
     document = next((d for d in book.kips.values() if d.is_javadoc), None)
     if document is None:
         raise ConfigError(f"the claim book {claims_dir(claims)} has no javadoc document (source = \"javadoc:Admin\")")
+    check_names(document, config, lambda claim: releases)
     rows = admin_coverage(document, releases, config)
     if as_json:
         for row in rows:

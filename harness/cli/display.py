@@ -14,6 +14,7 @@ from typing import Any
 import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from ..artifacts import ArtifactStore, BrokerArtifacts
 from ..catalog import BrokerRelease
@@ -40,8 +41,26 @@ def note(text: str) -> None:
 
 
 def show(renderable: Any) -> None:
-    """A table (or other rich renderable) on stdout; its rows stay whole when piped."""
-    console().print(renderable)
+    """A table (or other rich renderable) on stdout.  Piped, a table is its title, header, rows and caption as
+    lines of tab-separated cells: a row is one line as long as its cells, never padded to the widest."""
+    out = console()
+    if isinstance(renderable, Table) and not out.is_terminal:
+        for line in plain_lines(renderable):
+            click.echo(line)
+        return
+    out.print(renderable)
+
+
+def plain_lines(table: Table) -> list[str]:
+    """A table as lines without layout: the title, the header and each row (cells joined by a tab), the
+    caption; a tab or a newline inside a cell becomes a space, so each row stays one line."""
+    def cell(value: object) -> str:
+        return str(value).replace("\t", " ").replace("\n", " ")
+
+    rows = zip(*([cell(c) for c in column.cells] for column in table.columns), strict=True)
+    header = "\t".join(cell(column.header) for column in table.columns)
+    framed = [str(table.title)] if table.title else []
+    return [*framed, header, *("\t".join(row) for row in rows), *([str(table.caption)] if table.caption else [])]
 
 
 def harness_config(ctx: click.Context) -> HarnessConfig:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,13 @@ def checked_claims(claims: Path | None) -> Path | None:
     return directory
 
 
+def _directory(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """A directory option as a path; an empty one (which a path would take as the current directory) refused."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("names no directory (give a path; '.' for the current directory)")
+    return None if value is None else Path(value)
+
+
 @click.command("run")
 @click.option("--brokers", "brokers_", metavar="V,V|all", help="Broker versions or lines (default 2.3,2.6,3.9,4.4).")
 @click.option("--clients", metavar="REF,REF",
@@ -45,10 +54,11 @@ def checked_claims(claims: Path | None) -> Path | None:
 @click.option("--observations", metavar="N",
               help="Observations of a cell whose first deviates, in all (overrides the global --observations).")
 @click.option("-n", "workers", type=click.IntRange(0, 16), default=0, help="pytest-xdist workers (0: one process).")
-@click.option("--out", type=click.Path(path_type=Path), help="The run directory (must not exist; not with --plan).")
+@click.option("--out", callback=_directory, metavar="DIR",
+              help="The run directory (new or empty, or a run to --resume; not with --plan).")
 @click.option("--resume", is_flag=True, help="Continue the run in --out: recorded cells are kept, the rest run.")
-@click.option("-m", "markexpr", help="pytest marker selection, e.g. kip525 or createtopics.")
-@click.option("-k", "keyword", help="pytest keyword selection on cell ids.")
+@click.option("-m", "markexpr", help="pytest marker selection, e.g. kip525 or createtopics (with --plan too).")
+@click.option("-k", "keyword", help="pytest keyword selection on cell ids (with --plan too).")
 @click.option("--quiet", is_flag=True, help="Only the summary, not pytest's progress.")
 @click.option("--allure", is_flag=True, help="Also allure results and the HTML report in the run directory.")
 @click.option("--plan", "plan_only", is_flag=True,
@@ -65,14 +75,15 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
     from ..config import setting_named as setting
     from ..errors import ConfigError
     from ..matrix.plan import Selection
-    from ..matrix.runner import RunOptions, run_matrix, settings_args
+    from ..matrix.runner import RunOptions, prepare, run_prepared, settings_args
 
     claims = checked_claims(claims)
+    extra = (("-m", markexpr) if markexpr else ()) + (("-k", keyword) if keyword else ())
     if plan_only:
-        if out is not None or resume or markexpr or keyword:
-            raise click.UsageError("--plan lists the cells of a selection (before pytest's -m/-k): it takes no "
-                                   "--out, --resume, -m or -k")
-        _plan(brokers_, mode, clients, kips, claims)
+        if out is not None or resume:
+            raise click.UsageError("--plan lists the cells of a selection: it takes no --out or --resume")
+        with _usage():
+            _plan(brokers_, mode, clients, kips, claims, extra)
         return
     if out is None:
         raise click.UsageError("Missing option '--out' (the run directory)")
@@ -85,14 +96,15 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
                                                                                              "--observations"))
         except ConfigError as exc:
             raise click.BadParameter(str(exc), param_hint="--observations") from None
-    selection = Selection.of(brokers_, mode, clients, kips)
-    extra = (("-m", markexpr) if markexpr else ()) + (("-k", keyword) if keyword else ())
-    options = RunOptions(out.absolute(), selection, workers, resume, extra, settings_args(config), allure=allure,
-                         claims=claims)
+    with _usage():
+        options = RunOptions(out.absolute(), Selection.of(brokers_, mode, clients, kips), workers, resume, extra,
+                             settings_args(config), allure=allure, claims=claims)
+        prepared = prepare(options, config)
+    options = prepared[0]
 
     def work() -> int:
         reap_orphans(config, ("process", config.provider))
-        result = run_matrix(options, config, echo=None if quiet else click.echo)
+        result = run_prepared(prepared, config, echo=None if quiet else click.echo)
         click.echo("")
         for line in result.lines:
             click.echo(line)
@@ -107,29 +119,40 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
     ctx.exit(work())
 
 
-def _plan(brokers_: str | None, mode: str, clients: str | None, kips: tuple[str, ...], claims: Path | None) -> None:
-    """``run --plan``: the cells a run of this selection would have, one id a line, then what they cover.
+def _plan(brokers_: str | None, mode: str, clients: str | None, kips: tuple[str, ...], claims: Path | None,
+          expressions: tuple[str, ...]) -> None:
+    """``run --plan``: the cells a run of this selection (and its -m/-k) would have, one id a line, then what
+    they cover.
 
-    The book and the selection go through the same checks as a run's (a bad claim is its ``file:line``
-    error), so an author sees a new book load, and its cells, without a broker.
+    The book and the selection go through a run's own checks (``checked_cells``: a bad claim is its
+    ``file:line`` error, an unpublished release or a selection of nothing one line), so an author sees a new
+    book load, and its cells, without a broker.
     """
-    from ..catalog import load_catalog
-    from ..errors import ConfigError
     from ..matrix.claims import claims_dir, load_claim_book
-    from ..matrix.plan import Selection, plan
-    from ..matrix.runner import NO_CELLS
+    from ..matrix.plan import Selection
+    from ..matrix.runner import checked_cells
 
     directory = claims_dir(claims)
     book = load_claim_book(directory)
-    cells = plan(Selection.of(brokers_, mode, clients, kips), book, load_catalog())
-    if not cells:
-        raise ConfigError(NO_CELLS)
+    cells = checked_cells(Selection.of(brokers_, mode, clients, kips), book,
+                          harness_config(click.get_current_context()), expressions)
     for cell in cells:
         click.echo(cell.cell.id)
     documents = [kip for kip in book.kips if any(c.claim.kip == kip for c in cells)]
     click.echo(f"{len(cells)} cells: {len({c.claim.id for c in cells})} claims of {', '.join(documents)} "
                f"({directory}) on {len({(c.version, c.mode) for c in cells})} broker(s), "
                f"{len({c.cluster_key for c in cells})} cluster(s) to boot; nothing booted")
+
+
+@contextlib.contextmanager
+def _usage() -> Iterator[None]:
+    """A mistake in what was typed, found before anything boots: a usage error (one line, exit 2)."""
+    from ..errors import ConfigError, UnknownVersionError
+
+    try:
+        yield
+    except (ConfigError, UnknownVersionError) as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def _record_line(label: str, record: Any) -> str:
@@ -143,8 +166,8 @@ def _record_line(label: str, record: Any) -> str:
 
 @click.command("repro")
 @click.argument("cell_id")
-@click.option("--run", "run_dir", type=click.Path(path_type=Path), help="The run that recorded the cell.")
-@click.option("--out", type=click.Path(path_type=Path), help="Where this run goes (default: under the run root).")
+@click.option("--run", "run_dir", callback=_directory, metavar="DIR", help="The run that recorded the cell.")
+@click.option("--out", callback=_directory, metavar="DIR", help="Where this run goes (default: under the run root).")
 @click.option("--keep", is_flag=True, help="Leave the cluster up after the cell and print its address; Ctrl-C stops it.")
 @CLAIMS_OPTION
 @click.pass_context
@@ -159,10 +182,12 @@ def repro_command(ctx: click.Context, cell_id: str, run_dir: Path | None, out: P
     config = harness_config(ctx)
     claims = checked_claims(claims)
 
-    def work() -> int:
+    with _usage():  # the cell, and its record to compare with: before anything boots
         book = claims if claims is not None or run_dir is None else run_claims(run_dir)
         cell = resolve_cell(cell_id, run_dir, book)
         before = recorded(cell, run_dir) if run_dir is not None else None
+
+    def work() -> int:
         target = (out or config.run_root / f"repro-{time.strftime('%Y%m%d-%H%M%S')}").absolute()
         reap_orphans(config, ("process", config.provider))
         now = run_cell(cell, config, target, keep=keep, echo=click.echo if keep else None, claims=book)

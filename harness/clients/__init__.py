@@ -8,6 +8,7 @@ confluent-kafka is not installed.
 from __future__ import annotations
 
 from ..config import HarnessConfig
+from ..progress import step
 from .base import (
     AclSpec,
     AdminClient,
@@ -31,6 +32,16 @@ def client_for(ref: ClientRef | str, endpoint: Endpoint, config: HarnessConfig, 
     return kind(parsed.kind).make(endpoint, config, parsed.version, run_id)
 
 
+def install_client(ref: ClientRef, config: HarnessConfig, *, quiet: bool = False) -> None:
+    """Build or install ``ref``'s adapter now (once; then it is cached), shown as one progress step: a first
+    build takes a minute, which belongs to no cell's time and no call's deadline.  Other kinds: nothing."""
+    declared = kind(ref.kind)
+    if declared.install is None or ref.version is None:
+        return
+    with step(f"the {declared.library} {ref.version} adapter", quiet=quiet):
+        declared.install(ref.version, config)
+
+
 __all__ = [
     "AclSpec",
     "AdminClient",
@@ -43,6 +54,7 @@ __all__ = [
     "ResourceOutcome",
     "client_for",
     "parse_clients",
+    "install_client",
     "error_name",
     "kind",
     "kind_names",

@@ -47,6 +47,12 @@ PROTOCOL = 2
 """The request/answer shapes of docs/ADAPTERS.md; the Java sidecar's ``AdminSidecar.PROTOCOL`` is the same."""
 START_TIMEOUT = 60.0
 CALL_TIMEOUT = 120.0
+DEADLINE_MARGIN = 60.0
+"""Seconds kcompat waits for an answer past the deadline it gives an adapter's library call (``adapter_deadline``)."""
+DEADLINE_VARIABLE = "KCOMPAT_ADAPTER_DEADLINE"
+"""How an adapter is told the deadline of one library call, in seconds (docs/ADAPTERS.md)."""
+MAX_LINE = 32 << 20
+"""Bytes one line of an adapter may hold (docs/ADAPTERS.md): a longer one is a harness error, read no further."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,8 @@ class AdapterProcess:
         self.exits_between_calls: list[int] = []
         self.operations: frozenset[str] | None = None
         """The operations its ready line declares; None where it declares none (it runs any it has a class for)."""
+        self.answer_timeout = CALL_TIMEOUT
+        """Seconds to wait for one answer: longer than any deadline the adapter's library calls are given."""
 
     def on_wrong_protocol(self) -> None:
         """What else to drop when the program speaks another protocol (the sidecar's compiled classes)."""
@@ -129,7 +137,7 @@ class AdapterProcess:
         except OSError as exc:
             self.kill()
             raise HarnessError(f"{self.what} is gone ({exc})", log=self.log_path) from exc
-        answer = self._read_line(CALL_TIMEOUT, op)
+        answer = self._read_line(self.answer_timeout, op)
         if answer.get("id") != self._ids:
             self.kill()
             raise HarnessError(f"{self.what} answered out of turn", log=self.log_path)
@@ -144,12 +152,36 @@ class AdapterProcess:
         return result
 
     def _read_line(self, timeout: float, what: str) -> dict[str, Any]:
+        line = self._next_line(timeout, what)
+        try:
+            decoded = json.loads(line)
+        except ValueError as exc:
+            self.kill()
+            raise HarnessError(f"{self.what} wrote a non-JSON line during {what}: {line[:120]!r}",
+                               log=self.log_path) from exc
+        if not isinstance(decoded, dict):
+            self.kill()
+            raise HarnessError(f"{self.what} wrote a JSON line that is not an object during {what}: {line[:120]!r}",
+                               log=self.log_path)
+        return decoded
+
+    def _next_line(self, timeout: float, what: str) -> bytes:
+        """The next line on stdout, in time linear in its length: each chunk read is searched for the newline
+        once (never the whole line again), and a line past ``MAX_LINE`` ends the read there, the process
+        killed, rather than growing the buffer without bound."""
         assert self._proc is not None and self._proc.stdout is not None
         fd = self._proc.stdout.fileno()
         deadline = time.monotonic() + timeout
+        chunks, size = [self._buffer], len(self._buffer)
+        end = self._buffer.find(b"\n")
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._buffer:
+            while end < 0:
+                if size > MAX_LINE:
+                    self.kill()
+                    raise HarnessError(f"{self.what} wrote a line longer than the protocol's bound of {MAX_LINE:,} "
+                                       f"bytes during {what} ({size:,} bytes read without its end; killed, the "
+                                       "next call starts a new one)", log=self.log_path)
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     self.kill()
@@ -163,19 +195,18 @@ class AdapterProcess:
                     self._proc = None
                     raise HarnessError(f"{self.what} exited with code {code} during {what} "
                                        "(the next call starts a new one)", log=self.log_path)
-                self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        try:
-            decoded = json.loads(line)
-        except ValueError as exc:
+                found = chunk.find(b"\n")
+                end = -1 if found < 0 else size + found
+                chunks.append(chunk)
+                size += len(chunk)
+        data = b"".join(chunks)
+        if end > MAX_LINE:
             self.kill()
-            raise HarnessError(f"{self.what} wrote a non-JSON line during {what}: {line[:120]!r}",
-                               log=self.log_path) from exc
-        if not isinstance(decoded, dict):
-            self.kill()
-            raise HarnessError(f"{self.what} wrote a JSON line that is not an object during {what}: {line[:120]!r}",
+            raise HarnessError(f"{self.what} wrote a line of {end:,} bytes during {what}, longer than the "
+                               f"protocol's bound of {MAX_LINE:,} (killed; the next call starts a new one)",
                                log=self.log_path)
-        return decoded
+        self._buffer = data[end + 1:]
+        return data[:end]
 
     def _note_exit_between_calls(self, code: int) -> None:
         self.exits_between_calls.append(code)
@@ -246,6 +277,24 @@ def protocol_args(op: str, args: object) -> dict[str, Any]:
     return fields
 
 
+def _lacking(raw: Mapping[str, Any]) -> dict[str, str]:
+    """The answer's optional ``unsupported_fields``: result field -> the library API type that lacks it."""
+    found = raw.get("unsupported_fields") or {}
+    if not (isinstance(found, dict) and all(isinstance(v, str) for v in found.values())):
+        raise TypeError(f"unsupported_fields is not an object of API names: {found!r:.120}")
+    return {str(k): v for k, v in found.items()}
+
+
+def _deadline(raw: Mapping[str, Any]) -> float | None:
+    """The answer's optional ``deadline_reached``: the seconds of the deadline the library call ran into."""
+    found = raw.get("deadline_reached")
+    if found is None:
+        return None
+    if isinstance(found, bool) or not isinstance(found, (int, float)) or found <= 0:
+        raise TypeError(f"deadline_reached is not a number of seconds: {found!r:.60}")
+    return float(found)
+
+
 class ProtocolClient:
     """An admin client behind an adapter process: the six calls every kind has, and any other by name."""
 
@@ -264,7 +313,8 @@ class ProtocolClient:
                               for r in raw["resources"])
             return AdminResult(op, self.kind, self.version, raw["request_version"], resources,
                                tuple(raw["result_fields"]), raw["exception"], raw["exception_message"],
-                               tuple(raw["unsupported_options"]))
+                               tuple(raw["unsupported_options"]), unsupported_fields=_lacking(raw),
+                               deadline_reached=_deadline(raw))
         except (KeyError, TypeError, ValueError) as exc:
             raise HarnessError(f"{self.process.what} answered {op} in another shape than docs/ADAPTERS.md's "
                                f"({type(exc).__name__}: {exc})", log=self.process.log_path) from None
@@ -376,7 +426,7 @@ def adapter_kind(*, name: str, order: int, library: str, installer_module: str, 
 
     def launch(release: str, config: HarnessConfig) -> Launch:
         argv, env = installer(installer_module).install(release, config)
-        return Launch(tuple(argv), env)
+        return Launch(tuple(argv), {**env, DEADLINE_VARIABLE: f"{config.adapter_deadline:g}"})
 
     def make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None) -> AdapterClient:
         assert release is not None  # ClientRef.parse guarantees it (release = "required")
@@ -384,7 +434,10 @@ def adapter_kind(*, name: str, order: int, library: str, installer_module: str, 
 
         def new() -> AdapterProcess:
             log = config.run_root / run / f"adapter-{name}-{release}-{os.getpid()}.log"
-            return AdapterProcess(f"the {library} {release} adapter", release, lambda: launch(release, config), log)
+            process = AdapterProcess(f"the {library} {release} adapter", release, lambda: launch(release, config),
+                                     log)
+            process.answer_timeout = max(CALL_TIMEOUT, config.adapter_deadline + DEADLINE_MARGIN)
+            return process
 
         return AdapterClient(name, endpoint, release, process_for((name, release), new))
 
@@ -404,9 +457,12 @@ def adapter_kind(*, name: str, order: int, library: str, installer_module: str, 
         assert isinstance(client, AdapterClient)
         return client.perform_by_name(op, args)
 
+    def install(release: str, config: HarnessConfig) -> None:
+        installer(installer_module).install(release, config)
+
     return ClientKind(
         name=name, order=order, library=library, release="required",
         release_note=f"the {name} client needs a {library} release, e.g. {name}:{example}",
         make=make, limits=limits, modules=(installer_module,), refusal=refusal, measured=True,
-        check_release=check, perform_by_name=by_name, program=program,
+        check_release=check, perform_by_name=by_name, program=program, install=install,
         survey_default=lambda catalog: ())  # a release must be named: a survey drives it only when asked

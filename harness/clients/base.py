@@ -124,6 +124,11 @@ class AdminResult:
     """Options asked for that this client version can't express (left out of the call)."""
     librdkafka_version: str | None = None
     """confluent-kafka only: the librdkafka under it (``client_version`` is confluent-kafka's own release)."""
+    unsupported_fields: Mapping[str, str] = field(default_factory=dict)
+    """Result fields the library's API has no way to carry (``configs.type``), each with the API type that lacks
+    it (``kadm.Config``): another surface of the same library may have it."""
+    deadline_reached: float | None = None
+    """The seconds of the call's deadline where the call returned only when that deadline expired; else None."""
 
     def resource(self, name: str) -> ResourceOutcome:
         for outcome in self.resources:

@@ -44,6 +44,9 @@ LOG_DRAIN_EVENTS = 10_000
 LOG_GRACE = 0.2
 """How long a request's log line may still be on its way once the queue has been served."""
 _SENT = re.compile(r"Sent (?P<api>\w+)Request \(v(?P<version>\d+)")
+_METADATA_RECEIVED = re.compile(r"Received MetadataResponse \(v\d+")
+BOOTSTRAP_WAIT = 5.0
+"""Longest a new client's first metadata is waited for (a broker it can't use: its call then says why)."""
 _INVALID_KWARG = re.compile(r"'(?P<name>\w+)' is an invalid keyword argument")
 _CONFIG_TYPES = {"topic": ck.ResourceType.TOPIC, "broker": ck.ResourceType.BROKER}
 
@@ -62,12 +65,17 @@ class _SentRequests(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
         self.sent: list[tuple[str, int]] = []
+        self.metadata = False
+        """Whether a Metadata answer has come (the client's bootstrap is done)."""
         self._lock = threading.Lock()
 
     def emit(self, record: logging.LogRecord) -> None:
-        if match := _SENT.search(record.getMessage()):
+        message = record.getMessage()
+        if match := _SENT.search(message):
             with self._lock:
                 self.sent.append((match["api"], int(match["version"])))
+        elif _METADATA_RECEIVED.search(message):
+            self.metadata = True
 
     def mark(self) -> int:
         with self._lock:
@@ -114,6 +122,10 @@ class ConfluentClient:
             conf.update({"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
                          "sasl.username": endpoint.username, "sasl.password": endpoint.password or ""})
         self._admin: Any = ck.AdminClient(conf)
+        # What librdkafka sends once made (ApiVersions, Metadata) then precedes every call, instead of racing
+        # a call the client refuses without a request of its own (a method its release lacks).
+        poll(lambda: True if self._log.metadata else None, timeout=BOOTSTRAP_WAIT, interval=0.005,
+             pause=self._admin.poll)
 
     def close(self) -> None:
         """Drop the librdkafka handle (releases cannot be closed explicitly in every version)."""

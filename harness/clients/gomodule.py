@@ -32,6 +32,7 @@ from pathlib import Path
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..locking import exclusive
+from ..progress import report
 
 GO_INSTALL = ("install Go, as new as the library release's go.mod asks (the `go` command on PATH: go.dev/dl, or "
               "apt-get install golang-go)")
@@ -263,13 +264,16 @@ def _build(kind: str, release: str, requires: Mapping[str, str], sources: Path, 
     for source in sources.glob("*.go"):
         shutil.copy2(source, src / source.name)
     (src / "go.mod").write_text(go_mod)
+    report("go mod tidy: fetching modules (1/3)", log=log)
     run_go(["mod", "tidy"], config, cwd=src, timeout=BUILD_TIMEOUT, what=what, log=log)
+    report("checking the resolved versions (2/3)")
     for module, version in requires.items():
         resolved = run_go(["list", "-m", "-f", "{{.Version}}", module], config, cwd=src, timeout=LIST_TIMEOUT,
                           what=what, log=log).strip()
         if resolved != version:
             raise HarnessError(f"{what}: {module} resolved to {resolved}, not {version} (another module requires a "
                                "newer one)", log=log)
+    report("go build (3/3)")
     run_go(["build", "-trimpath", "-o", str(home / "adapter.partial"), "."], config, cwd=src,
            timeout=BUILD_TIMEOUT, what=what, log=log)
     (home / "adapter.partial").replace(home / "adapter")

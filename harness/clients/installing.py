@@ -22,6 +22,7 @@ from pathlib import Path
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..locking import exclusive
+from ..progress import report
 from ..versions import KafkaVersion
 from .adapter import check_published as check_listed
 
@@ -131,6 +132,7 @@ def install_once(config: HarnessConfig, library: str, release: str, timeout: flo
 def run_tool(argv: list[str], *, cwd: Path | None, log: Path, timeout: float, what: str,
              env: dict[str, str] | None = None) -> None:
     """One step of an install, its output appended to ``log``; a failure or a timeout is one line naming it."""
+    report(what, log=log)
     with log.open("ab") as out:
         out.write(f"$ {' '.join(argv)}\n".encode())
         out.flush()

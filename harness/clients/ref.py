@@ -15,8 +15,9 @@ from ..errors import ConfigError
 from .kinds import kind as client_kind
 from .kinds import kind_names
 
-_REF = re.compile(r"^(?P<kind>[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?::(?P<version>[^@]*))?(?:@v(?P<pin>\d+))?$")
-_RELEASE = re.compile(r"^\d+(?:\.\d+){1,3}$")
+# ASCII digits only: Python's \d and int() also take other scripts' digits (a fullwidth "４.4.0")
+_REF = re.compile(r"^(?P<kind>[a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?::(?P<version>[^@]*))?(?:@v(?P<pin>\d+))?$", re.ASCII)
+_RELEASE = re.compile(r"^\d+(?:\.\d+){1,3}$", re.ASCII)
 
 
 @dataclass(frozen=True, order=True)

@@ -15,6 +15,7 @@ from ..central import nearest_releases
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..locking import exclusive
+from ..progress import report
 from ..versions import KafkaVersion
 
 VENV_INSTALL_TIMEOUT = 600.0
@@ -109,8 +110,10 @@ def _make(release: str, venv: Path, config: HarnessConfig, log: Path) -> None:
     venv.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as out:
         try:
+            report("making the venv (1/2)", log=log)
             subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], stdout=out, stderr=out, check=True,
                            timeout=120)
+            report(f"pip install confluent-kafka=={release} (2/2)")
             subprocess.run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "--quiet",
                             f"confluent-kafka=={release}"], stdout=out, stderr=out, check=True,
                            timeout=VENV_INSTALL_TIMEOUT)

@@ -20,22 +20,28 @@ sentence that speaks of brokers but that no rule here reads is kept as
 
 from __future__ import annotations
 
+import difflib
 import html
 import json
+import os
 import re
+import time
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..artifacts import ArtifactStore
-from ..clients.kinds import kind
+from ..clients.kinds import kind, kind_names
 from ..config import HarnessConfig
 from ..errors import ArtifactError, ConfigError
 from ..locking import exclusive
 from ..versions import KafkaVersion
-from .claims import BOUND_QUOTE, Claim, Documented, KipClaims, verbatim_form
+from .claims import BOUND_QUOTE, Claim, ClaimBook, ClaimError, Documented, KipClaims, key_source, verbatim_form
+
+if TYPE_CHECKING:
+    from .plan import PlannedCell
 
 FORMAT = 3
 """Bumped when what is extracted changes: a cached extraction of another format is extracted again."""
@@ -327,7 +333,29 @@ def docs_or_older(release: str, config: HarnessConfig) -> tuple[AdminDocs, str |
     return _DOCUMENTED[key]
 
 
+OLDER_FOR = 24 * 3600
+"""Seconds an older release stands in for one whose sources jar did not resolve before Maven is asked again
+(offline: for good).  Every process binding a cell, and every ``run --plan``, would ask it otherwise."""
+
+
+def _stand_in(release: str, config: HarnessConfig) -> Path:
+    return config.cache_dir / "admin-docs" / f"kafka-clients-{release}.older.json"
+
+
+def _remembered(release: str, config: HarnessConfig) -> tuple[AdminDocs, str] | None:
+    """The older release's documentation that stood in for ``release`` lately, and its note."""
+    try:
+        data = json.loads(_stand_in(release, config).read_text())
+        if config.offline or time.time() - float(data["at"]) < OLDER_FOR:
+            return admin_docs(str(data["older"]), config), str(data["note"])
+    except (OSError, ValueError, KeyError, TypeError, ArtifactError, ConfigError):
+        pass
+    return None
+
+
 def _docs_or_older(release: str, config: HarnessConfig) -> tuple[AdminDocs, str | None]:
+    if (remembered := _remembered(release, config)) is not None:
+        return remembered
     try:
         return admin_docs(release, config), None
     except ArtifactError as exc:
@@ -344,8 +372,13 @@ def _docs_or_older(release: str, config: HarnessConfig) -> tuple[AdminDocs, str 
                 docs = admin_docs(str(older), config)
             except ArtifactError:
                 continue
-            return docs, (f"kafka-clients {release}'s sources jar did not resolve (Maven's log: {exc.log}); "
-                          f"documented by {older}'s javadoc")
+            note = (f"kafka-clients {release}'s sources jar did not resolve (Maven's log: {exc.log}); "
+                    f"documented by {older}'s javadoc")
+            stand_in = _stand_in(release, config)
+            tmp = stand_in.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"older": str(older), "note": note, "at": time.time()}))
+            tmp.replace(stand_in)
+            return docs, note
         raise
 
 
@@ -381,6 +414,78 @@ def bind(claim: Claim, client_kind: str, client_release: str | None, config: Har
                        for d in (*claim.expect, *claim.fallback))
     expect, fallback = documented[:len(claim.expect)], documented[len(claim.expect):]
     return replace(claim, expect=expect, fallback=fallback, brokers_since=since, bound=bound)
+
+
+def check_cells(cells: Iterable[PlannedCell], book: ClaimBook, config: HarnessConfig) -> None:
+    """The javadoc documents a selection's cells bind: each claim's names checked (``check_names``) against the
+    releases its cells bind it to besides those of the catalog."""
+    releases: dict[str, set[str]] = {}
+    for cell in cells:
+        if cell.claim.method is not None:
+            releases.setdefault(cell.claim.id, set()).add(
+                documenting_release(cell.client.kind, cell.client.version, config))
+    for document in book.kips.values():
+        if document.is_javadoc and any(c.id in releases for c in document.claims):
+            check_names(document, config, lambda claim: releases.get(claim.id, ()))
+
+
+def check_names(document: KipClaims, config: HarnessConfig,
+                extra: Callable[[Claim], Iterable[str]] = lambda claim: ()) -> None:
+    """Each claim's ``method`` and ``statement`` name something in at least one kafka-clients release it binds to
+    (``binding_releases`` and ``extra``), else one ``file:line`` error with the nearest names per release: a
+    name no release has would only make every cell expect a refusal.  A name one release lacks is not one:
+    the method came later, or went (a cell of that release expects the refusal by design).  A release whose
+    javadoc can't be read here (offline, not cached) proves nothing, so its claims are left to their cells."""
+    for claim in document.claims:
+        if claim.method is None:
+            continue
+        read = _readable({*binding_releases(claim), *extra(claim)}, config)
+        if read is None:
+            continue
+        having = [(docs, m) for docs in read if (m := docs.methods.get(claim.method)) is not None]
+        if not having:
+            near = _nearest(claim.method, {d.release: d.methods for d in read})
+            raise ClaimError(f"{key_source(claim, 'method')}: {claim.id}: method {claim.method!r} is in no "
+                             f"Admin javadoc it binds to; nearest: {near}")
+        for selector in claim.statement.split("|"):
+            if selector != METHOD and not any(m.statement(selector) for _, m in having):
+                near = _nearest(selector, {d.release: [METHOD, *(s.selector for s in m.statements)]
+                                           for d, m in having})
+                raise ClaimError(f"{key_source(claim, 'statement')}: {claim.id}: statement {selector!r} is in no "
+                                 f"javadoc of {claim.method} it binds to; nearest: {near}")
+
+
+def binding_releases(claim: Claim) -> list[str]:
+    """The kafka-clients releases documenting a claim's cells on the catalog's client axis: each of the
+    catalog's for a kind that documents itself (java), the newest for any other kind."""
+    from ..catalog import load_catalog
+
+    catalog = [str(c.version) for c in load_catalog().java_clients]
+    itself = {kind(k).documents_itself for k in kind_names() if claim.applies_to(k)}
+    return [*(catalog if True in itself else []), *(catalog[-1:] if False in itself else [])]
+
+
+def _readable(releases: Iterable[str], config: HarnessConfig) -> list[AdminDocs] | None:
+    """Each release's documentation in release order (one read per documenting release); None if one can't
+    be read."""
+    found: dict[str, AdminDocs] = {}
+    for release in sorted(set(releases), key=KafkaVersion.parse):
+        try:
+            docs = docs_or_older(release, config)[0]
+        except (ArtifactError, ConfigError):
+            return None
+        found.setdefault(docs.release, docs)
+    return list(found.values())
+
+
+def _nearest(name: str, by_release: Mapping[str, Iterable[str]]) -> str:
+    """``name``'s nearest names in each release, releases with the same ones together: ``createTopics
+    (kafka-clients 2.3.1, 2.5.1); nothing near (kafka-clients 0.11.0.3)``."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for release, names in by_release.items():
+        groups.setdefault(tuple(difflib.get_close_matches(name, list(names), n=3)), []).append(release)
+    return "; ".join(f"{', '.join(near) or 'nothing near'} (kafka-clients {', '.join(releases)})"
+                     for near, releases in groups.items())
 
 
 def coverage(document: KipClaims, releases: Sequence[str], config: HarnessConfig) -> list[dict[str, Any]]:

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..clients import install_client
 from ..clients.wire import WireClient
 from ..errors import HarnessError, NotOffered
 from .limits import (broker_max_version, broker_min_version, client_max_version, client_min_version,
@@ -100,6 +101,7 @@ def bug_reason(exc: BaseException) -> str:
 
 def run_cell(planned: PlannedCell, env: CellEnv) -> Record:
     """Run one cell (retrying once on a fresh cluster after a HarnessError), append its record, return it."""
+    unavailable = _install(planned, env)  # before the cell's clock: a first build takes a minute
     started = time.perf_counter()
     started_at = _now()
     run = _Run(planned, env, started, started_at)
@@ -107,6 +109,9 @@ def run_cell(planned: PlannedCell, env: CellEnv) -> Record:
     closing: AdminClientFactory | None = None
     if str(planned.client) in env.broken:  # it failed twice for an earlier cell: don't pay for it again
         record = run.failed("infra_error", env.broken[str(planned.client)], 2)
+    elif unavailable is not None:  # its adapter can't be built: no later cell of it tries again
+        env.broken[str(planned.client)] = unavailable
+        record = run.failed("infra_error", unavailable, 1)
     for attempt in (1, 2) if record is None else ():
         clients = env.clients()
         spec: ClusterSpec | None = None
@@ -149,6 +154,18 @@ def run_cell(planned: PlannedCell, env: CellEnv) -> Record:
     if closing is not None:  # after the record: a client library that kills the process closing its client
         closing.close()      # leaves the verdict behind, and the run adds the death to it (matrix.runner)
     return record
+
+
+def _install(planned: PlannedCell, env: CellEnv) -> str | None:
+    """Build (or find built) the cell's adapter, so that its ``duration_ms`` holds the cell alone; why the
+    client is unavailable when it can't be."""
+    if str(planned.client) in env.broken:
+        return None
+    try:
+        install_client(planned.client, env.config, quiet=True)
+    except HarnessError as exc:
+        return f"client {planned.client} unavailable: {exc}"
+    return None
 
 
 def _cluster_key(spec: ClusterSpec) -> str:
@@ -240,6 +257,7 @@ class _Run:
                     if not disowned and (seen or limits.broker_max is not None):
                         raise
                     observed = bare_call(context, exc)  # refusal is documented, or the broker's own: no set-up
+                observed = {**observed, **context.notes()}
                 if claim.bound is not None:  # a javadoc claim judges whether the call was refused: record it
                     observed = {**observed, REFUSED: call_refused(observed, self.planned.client.kind)
                                 or lacks_asked_option(claim, observed)}

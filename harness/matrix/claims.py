@@ -342,6 +342,17 @@ def _fail(where: str, reason: str) -> ClaimError:
     return ClaimError(f"{where}: {reason}")
 
 
+def key_source(claim: Claim, key: str) -> str:
+    """``file:line`` of ``key`` in a loaded claim's ``[[claim]]`` block (its header's where the key is not
+    written): for checks made after loading, such as a javadoc claim's names against each release."""
+    path, _, line = claim.source.rpartition(":")
+    try:
+        where = _Where(Path(path), Path(path).read_text())
+        return where(where.headers.index(int(line) - 1), key)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return claim.source
+
+
 def _strings(value: Any, where: str, what: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _fail(where, f"{what} is a list of strings")

@@ -43,6 +43,12 @@ PROBES: Mapping[str, ProbeSpec] = _Specs()
 """What each probe observes and takes, by name: one declaration per probe, in its module."""
 
 _MATCHERS = ("present", "absent", "null", "missing", "type", "in", "contains", "raises")
+
+
+def result_field(key: str) -> str:
+    """The result field (docs/ADAPTERS.md's ``result_fields`` name) an observed key reads: ``config.<name>.<attribute>``
+    reads ``configs.<attribute>``; any other key the field of its own name."""
+    return "configs." + key.rpartition(".")[2] if key.startswith("config.") else key
 _TYPES: dict[str, type | tuple[type, ...]] = {"string": str, "int": int, "bool": bool, "list": list, "object": dict, "number": (int, float)}
 _EXCEPTION = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -105,4 +111,4 @@ def shown(observed: Any) -> Any:
     return {"absent": True} if observed is ABSENT else observed
 
 
-__all__ = ["ABSENT", "CONFIG_ATTRIBUTES", "PROBES", "ProbeSpec", "check_matcher", "match", "shown"]
+__all__ = ["ABSENT", "CONFIG_ATTRIBUTES", "PROBES", "ProbeSpec", "check_matcher", "match", "result_field", "shown"]

@@ -42,19 +42,26 @@ class Selection:
     @classmethod
     def of(cls, brokers: str | Sequence[str] | None = None, modes: str | None = None,
            clients: str | Sequence[str] | None = None, kips: str | Sequence[str] | None = None) -> Selection:
-        return cls(_items(brokers) or DEFAULT_BROKERS, modes or "default", _items(clients) or DEFAULT_CLIENTS,
-                   _items(kips))
+        return cls(_items(brokers, "--brokers", "broker", DEFAULT_BROKERS) or DEFAULT_BROKERS, modes or "default",
+                   _items(clients, "--clients", "client", DEFAULT_CLIENTS) or DEFAULT_CLIENTS,
+                   _items(kips, "--kip", "KIP", ("every KIP with claims",)))
 
     def as_json(self) -> dict[str, Any]:
         return {"brokers": list(self.brokers), "modes": self.modes, "clients": list(self.clients),
                 "kips": list(self.kips)}
 
 
-def _items(value: str | Sequence[str] | None) -> tuple[str, ...]:
+def _items(value: str | Sequence[str] | None, option: str, noun: str, default: Sequence[str]) -> tuple[str, ...]:
+    """The names of a comma-separated axis; None or no value at all: the default (empty).  A value given that
+    names nothing (``--clients ''``) is an error: silently running the default would run something else."""
     if value is None:
         return ()
     parts = value.split(",") if isinstance(value, str) else [p for v in value for p in v.split(",")]
-    return tuple(dict.fromkeys(p.strip() for p in parts if p.strip()))
+    items = tuple(dict.fromkeys(p.strip() for p in parts if p.strip()))
+    if not items and (isinstance(value, str) or value):
+        raise ConfigError(f"{option} {','.join([value] if isinstance(value, str) else value)!r} names no {noun}; "
+                          f"leave it out for the default ({','.join(default)})")
+    return items
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,20 @@ class ProbeContext:
         self.results.append(result)
         return result
 
+    def notes(self) -> dict[str, Any]:
+        """What the observed calls' answers said of the library, beside what the probe read: the result fields its
+        API has no way to carry (``unsupported_fields``: field -> the API type lacking it) and a deadline a call
+        returned only at (``deadline_reached``: its seconds), so the verdict can tell a short client and a call
+        that blocked from a library returning other than documented."""
+        notes: dict[str, Any] = {}
+        lacking = {name: api for result in self.results for name, api in result.unsupported_fields.items()}
+        if lacking:
+            notes["unsupported_fields"] = dict(sorted(lacking.items()))
+        reached = [r.deadline_reached for r in self.results if r.deadline_reached is not None]
+        if reached:
+            notes["deadline_reached"] = max(reached)
+        return notes
+
     @property
     def principal(self) -> str:
         """The principal the cell's client acts as (``User:alice``); ProbeFailed if the claim names none."""

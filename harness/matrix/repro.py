@@ -24,7 +24,7 @@ from ..records import RECORDS_FILE, RUN_FILE, Cell, Record, RecordError, latest_
 from ..versions import KafkaVersion
 from .claims import claims_dir, load_claim_book
 from .plan import Selection, plan
-from .runner import Echo, RunOptions, run_matrix, settings_args
+from .runner import Echo, RunOptions, read_run, recorded_claims, run_matrix, settings_args
 
 
 def run_claims(run_dir: Path) -> Path | None:
@@ -33,14 +33,12 @@ def run_claims(run_dir: Path) -> Path | None:
     A repro of a cell from a run judged by a draft book judges by that book again; None when the run
     used the installed book, or names none (a run from before run.json recorded it).
     """
-    try:
-        run = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    if not (run_dir / RUN_FILE).is_file():
         return None
-    directory = (run.get("claims") or {}).get("dir") if isinstance(run, dict) else None
-    if not directory or Path(directory) == claims_dir():
+    claims = recorded_claims(read_run(run_dir), run_dir)  # a run.json that can't say: one line naming it
+    if claims is None or claims[0] == claims_dir():
         return None
-    return claims_dir(directory)  # gone since: one line naming the directory
+    return claims_dir(claims[0])  # gone since: one line naming the directory
 
 
 def resolve_cell(text: str, run_dir: Path | None = None, claims: Path | None = None) -> Cell:
@@ -79,10 +77,19 @@ def run_cell(cell: Cell, config: HarnessConfig, out: Path, *, keep: bool = False
     return latest_by_cell(read_records(out / RECORDS_FILE).records).get(cell.id)
 
 
-def recorded(cell: Cell, run_dir: Path) -> Record | None:
+def recorded(cell: Cell, run_dir: Path) -> Record:
+    """The cell's record in ``run_dir``; none is one line naming the nearest cells it holds, before anything
+    boots (a repro compared with nothing would say it reproduced)."""
     if not (run_dir / RECORDS_FILE).is_file():
         raise ConfigError(f"{run_dir} has no {RECORDS_FILE}: not a kcompat run directory")
-    return latest_by_cell(read_records(run_dir / RECORDS_FILE).records).get(cell.id)
+    report = read_records(run_dir / RECORDS_FILE)
+    held = latest_by_cell(report.records)
+    if cell.id in held:
+        return held[cell.id]
+    near = difflib.get_close_matches(cell.id, sorted(held), n=3, cutoff=0.5)
+    unread = f"; {report.skipped} line(s) could not be read" if report.skipped else ""
+    raise ConfigError(f"{run_dir / RECORDS_FILE} holds no record of {cell.id} ({len(held)} cells{unread}); "
+                      f"nearest: {', '.join(near) or 'none'}")
 
 
 def reproduced(before: Record | None, now: Record | None) -> bool:

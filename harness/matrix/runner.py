@@ -31,18 +31,22 @@ from typing import Any
 import psutil
 
 from ..catalog import load_catalog
+from ..clients import install_client
 from ..clients.kinds import RunReleases, kind, kind_names
 from ..clients.ref import ClientRef
 from ..clients.venv import host_env
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
+from ..progress import step
 from ..records import ACCEPTED, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
 from ..reaper import new_run_id, spawn
 from ..versions import KafkaVersion
+from .admin_docs import check_cells
 from .admin_docs import coverage as admin_coverage
 from .admin_docs import documenting_release
-from .claims import ClaimBook, claim_files, claims_digest, claims_dir, load_claim_book, scenarios_dir
+from .claims import API_KEYS, ClaimBook, claim_files, claims_digest, claims_dir, load_claim_book, scenarios_dir
 from .plan import PlannedCell, Selection, client_refs, plan
+from .select import select
 from .summary import summary_lines
 
 CHILD_GRACE = 60.0
@@ -80,7 +84,7 @@ def settings_args(config: HarnessConfig) -> tuple[str, ...]:
     """The resolved harness settings as the pytest options every child process gets (run_root is the run's)."""
     values = {"cache_dir": config.cache_dir, "boot_timeout": config.boot_timeout, "provider": config.provider,
               "images": config.images or None, "image_base": config.image_base,
-              "observations": config.observations}
+              "observations": config.observations, "adapter_deadline": config.adapter_deadline}
     flags = {"offline": config.offline, "keep_data": config.keep_data, "reuse": config.reuse, "pull": config.pull}
     return (tuple(f"--kc-{k.replace('_', '-')}={v}" for k, v in values.items() if v is not None)
             + tuple(f"--kc-{k.replace('_', '-')}" for k, on in flags.items() if on))
@@ -144,29 +148,40 @@ def _run_json(run_id: str, options: RunOptions, config: HarnessConfig, cells: Se
     }
 
 
-def prepare(options: RunOptions, config: HarnessConfig) -> tuple[RunOptions, list[PlannedCell], dict[str, Any]]:
+Prepared = tuple[RunOptions, list[PlannedCell], dict[str, Any]]
+"""What ``prepare`` checked and laid out: the options (a resumed run's own), the cells, run.json."""
+
+
+def prepare(options: RunOptions, config: HarnessConfig) -> Prepared:
     """Validate everything and lay out the run directory; nothing boots here."""
-    run_file = options.out / RUN_FILE
+    _check_out(options.out, options.resume)
+    run: dict[str, Any] = {}
     if options.resume:
-        if not run_file.is_file():
-            raise ConfigError(f"--resume: {options.out} has no {RUN_FILE}; it is not a kcompat run directory")
-        run = json.loads(run_file.read_text())
-        chosen = run["selection"]
-        options = RunOptions(options.out, Selection.of(chosen["brokers"], chosen["modes"], chosen["clients"],
-                                                       chosen["kips"]),
-                             options.workers or int(chosen.get("workers", 0)), True,
-                             tuple(chosen.get("pytest_args", ())), tuple(chosen.get("settings", ())),
-                             options.command, bool(chosen.get("allure", False)) or options.allure,
-                             Path(run["claims"]["dir"]) if "claims" in run else None)
-        if "claims" in run and claims_digest(claims_dir(options.claims)) != run["claims"]["sha256"]:
-            raise ConfigError(f"--resume: the claims in {run['claims']['dir']} changed since the run started; "
-                              "start a new run so one run is judged by one claim book")
-        run["resumed"].append(_now())
-    elif options.out.exists() and any(options.out.iterdir()):
-        raise ConfigError(f"{options.out} exists and is not empty; choose another --out, or continue it with "
-                          f"kcompat run --resume {options.out}")
+        run = read_run(options.out)
+        options = _resumed(options, run)
+        run["resumed"] = [*run.get("resumed", ()), _now()]
     book = load_claim_book(claims_dir(options.claims))
-    cells = plan(options.selection, book, load_catalog())
+    cells = checked_cells(options.selection, book, config, options.pytest_args)
+    coverage = None if options.resume else book.coverage() + _javadoc_coverage(book, cells, config)
+    if not options.resume:
+        run = _run_json(new_run_id(), options, config, cells)
+    try:
+        if coverage is not None:
+            options.out.mkdir(parents=True, exist_ok=True)
+            (options.out / "coverage.json").write_text(json.dumps(coverage, indent=1) + "\n")
+        (options.out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
+    except OSError as exc:
+        raise ConfigError(f"--out {options.out}: can't write a run directory there "
+                          f"({exc.strerror or exc}: {exc.filename or options.out})") from None
+    return options, cells, run
+
+
+def checked_cells(selection: Selection, book: ClaimBook, config: HarnessConfig,
+                  pytest_args: Sequence[str] = ()) -> list[PlannedCell]:
+    """The cells a run of ``selection`` (and its ``-m``/``-k``) runs, every name in it checked, each problem one
+    line before anything boots.  ``kcompat run`` and ``run --plan`` both come here, so a plan accepts exactly
+    what a run accepts."""
+    cells = plan(selection, book, load_catalog())
     for name in kind_names():
         check = kind(name).check_release  # an unpublished release (Maven Central, PyPI): one line naming the nearest
         for release in sorted({c.client.version for c in cells if c.client.kind == name and c.client.version}):
@@ -174,13 +189,99 @@ def prepare(options: RunOptions, config: HarnessConfig) -> tuple[RunOptions, lis
                 check(release, config)
     if not cells:
         raise ConfigError(NO_CELLS)
-    if not options.resume:
-        options.out.mkdir(parents=True, exist_ok=True)
-        run = _run_json(new_run_id(), options, config, cells)
-        (options.out / "coverage.json").write_text(
-            json.dumps(book.coverage() + _javadoc_coverage(book, cells, config), indent=1) + "\n")
-    run_file.write_text(json.dumps(run, indent=1) + "\n")
-    return options, cells, run
+    expressions = dict(zip(pytest_args[::2], pytest_args[1::2], strict=False))  # ("-m", EXPR, "-k", EXPR)
+    cells = select(cells, expressions.get("-m"), expressions.get("-k"))
+    _check_pins(selection, cells)
+    check_cells(cells, book, config)
+    return cells
+
+
+def _check_pins(selection: Selection, cells: Sequence[PlannedCell]) -> None:
+    """A pin the selection names (``wire@v5``) must be a request version the kind can send of at least one of its
+    cells' APIs: one no API has would boot brokers only to learn no request can be made.  A cell whose own API
+    lacks the version is a real observation (the client can't build that request: limited by the client)."""
+    given = {ref for ref in client_refs(selection) if ref.pin is not None}
+    for ref in sorted(given):
+        pins = kind(ref.kind).pins
+        apis = sorted({c.claim.api for c in cells if c.client == ref})
+        if pins is None or not apis:
+            continue
+        ranges = {api: pins(API_KEYS[api]) for api in apis}
+        if not any(ref.pin in sent for sent in ranges.values()):
+            newest = max(ranges.items(), key=lambda item: item[1][-1] if item[1] else -1)
+            can = f"v{newest[1][0]}-v{newest[1][-1]}" if newest[1] else "none"
+            raise ConfigError(f"client '{ref}': {kind(ref.kind).library}'s schemas define v{ref.pin} of none of "
+                              f"the selection's APIs ({', '.join(apis)}; {newest[0]}: {can}); pin another version")
+
+
+def _check_out(out: Path, resume: bool) -> None:
+    """``--out`` as a run directory, refused in one line before anything boots: a file, a path under a file, a
+    directory holding anything but (with ``--resume``) a run."""
+    for path in (out, *out.parents):
+        if path.exists():
+            if not path.is_dir():
+                raise ConfigError(f"--out {out}: {path} is a file, not a directory")
+            break
+    if resume:
+        if not (out / RUN_FILE).is_file():
+            raise ConfigError(f"--resume: {out} has no {RUN_FILE}; it is not a kcompat run directory")
+    elif out.is_dir() and any(out.iterdir()):
+        again = (f"continue it with `kcompat run --out {shlex.quote(str(out))} --resume`, or choose another --out"
+                 if (out / RUN_FILE).is_file() else "choose another --out (it holds no kcompat run)")
+        raise ConfigError(f"--out {out} exists and is not empty: {again}")
+
+
+def read_run(run_dir: Path) -> dict[str, Any]:
+    """A run directory's run.json, or one line naming the file and why it can't be read."""
+    path = run_dir / RUN_FILE
+    try:
+        run = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path} can't be read: {exc}") from None
+    if not isinstance(run, dict):
+        raise ConfigError(f"{path} holds {type(run).__name__}, not a JSON object")
+    return run
+
+
+def recorded_claims(run: dict[str, Any], run_dir: Path) -> tuple[Path, str | None] | None:
+    """run.json's ``claims``, the book the run was judged by: its directory and digest (``claims_json``); None
+    for a run from before run.json named it.  Any other shape is one line naming the file and the field."""
+    claims = run.get("claims")
+    if claims is None:
+        return None
+    if isinstance(claims, dict) and isinstance(claims.get("dir"), str) and claims["dir"].strip() \
+            and isinstance(claims.get("sha256", ""), str):
+        return Path(claims["dir"]), claims.get("sha256")
+    raise ConfigError(f"{run_dir / RUN_FILE}: field 'claims' is {json.dumps(claims)[:80]}, not an object "
+                      'with a "dir" string (and a "sha256" one)')
+
+
+def _resumed(options: RunOptions, run: dict[str, Any]) -> RunOptions:
+    """The options of the run in ``options.out`` (run.json's ``selection`` and ``claims``), to continue it."""
+    claims = recorded_claims(run, options.out)
+    chosen = run.get("selection")
+    malformed = ConfigError(f"{options.out / RUN_FILE}: field 'selection' is {json.dumps(chosen)[:80]}, not the "
+                            "selection kcompat run writes (brokers, modes, clients, kips)")
+    if not isinstance(chosen, dict):
+        raise malformed
+    try:
+        resumed = RunOptions(options.out, Selection.of(chosen["brokers"], chosen["modes"], chosen["clients"],
+                                                       chosen["kips"]),
+                             options.workers or int(chosen.get("workers", 0)), True,
+                             tuple(chosen.get("pytest_args", ())), tuple(chosen.get("settings", ())),
+                             options.command, bool(chosen.get("allure", False)) or options.allure,
+                             None if claims is None else claims[0])
+    except ConfigError:
+        raise  # a name it holds is unknown here: that name's own line
+    except (KeyError, TypeError, AttributeError, ValueError):
+        raise malformed from None
+    if claims is not None and claims[1] is None:
+        raise ConfigError(f"{options.out / RUN_FILE}: field 'claims' has no \"sha256\", so whether its book "
+                          "changed since the run started can't be told; start a new run")
+    if claims is not None and claims_digest(claims_dir(claims[0])) != claims[1]:
+        raise ConfigError(f"--resume: the claims in {claims[0]} changed since the run started; "
+                          "start a new run so one run is judged by one claim book")
+    return resumed
 
 
 def _methods(rows: Sequence[dict[str, Any]], release: str) -> dict[str, bool]:
@@ -224,7 +325,7 @@ def _pytest(python: Path | str, options: RunOptions, clients: Sequence[str], log
                "--junitxml", str(log.with_name(log.stem.replace("pytest-", "junit-") + ".xml")),
                "--kc-run-dir", str(options.out), "--kc-run-root", str(options.out / "logs"),
                "--kc-brokers", ",".join(selection.brokers), "--kc-modes", selection.modes,
-               "--kc-clients", ",".join(clients), "--kc-resume", *options.settings]
+               "--kc-clients", ",".join(clients), "--kc-resume", "--kc-no-summary", *options.settings]
     if selection.kips:
         command += ["--kc-kips", ",".join(selection.kips)]
     if options.claims is not None:
@@ -390,8 +491,27 @@ class RunResult:
     lines: list[str]
 
 
+def _install_clients(cells: Sequence[PlannedCell], config: HarnessConfig) -> None:
+    """Every adapter of the run built (or found built) before any cell, each one progress step: a build is no
+    part of a cell's time, and shown even without ``echo`` (a silent minute reads as a hang).  One that fails
+    is left to its cells, whose records say why (infra_error)."""
+    for ref in sorted({ClientRef(c.client.kind, c.client.version) for c in cells}, key=str):
+        try:
+            install_client(ref, config)
+        except ConfigError:
+            raise
+        except HarnessError:
+            pass
+
+
 def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None = None) -> RunResult:
-    options, cells, run = prepare(options, config)
+    return run_prepared(prepare(options, config), config, echo=echo)
+
+
+def run_prepared(prepared: Prepared, config: HarnessConfig, *, echo: Echo | None = None) -> RunResult:
+    """Run what ``prepare`` checked: a caller that tells a user's mistake from a failure prepares first."""
+    options, cells, run = prepared
+    _install_clients(cells, config)
     given = {ref.pin for ref in client_refs(options.selection) if ref.pin is not None}
     problems: list[str] = []
     # test processes that died and were started again: told, but every cell still has its own verdict (a
@@ -405,7 +525,8 @@ def run_matrix(options: RunOptions, config: HarnessConfig, *, echo: Echo | None 
         make = None if release is None else kind(release.kind).python
         if release is not None and make is not None and release.version is not None:
             try:
-                python = make(release.version, config, log)
+                with step(f"the Python of {release}"):  # a new release's venv: pip for a minute or more
+                    python = make(release.version, config, log)
             except HarnessError as exc:
                 done = {r.cell_id for r in read_records(options.out / RECORDS_FILE).records}
                 _infra([c for c in group if c.cell.id not in done], run, options.out, str(exc), config)

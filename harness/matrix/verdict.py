@@ -16,6 +16,7 @@ runner records them with the reason.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +25,7 @@ from ..clients.kinds import kind
 from ..records import ACCEPTED, LimitedBy, Outcome
 from ..versions import KafkaVersion
 from .claims import REFUSED, Claim, Documented
-from .observables import ABSENT, PROBES, match, shown
+from .observables import ABSENT, PROBES, match, result_field, shown
 
 
 def refusal_observed(observed: Mapping[str, Any], client_kind: str) -> bool:
@@ -45,6 +46,23 @@ def lacks_asked_option(claim: Claim, observed: Mapping[str, Any]) -> bool:
              if value is not False and value is not None and value != [] and value != ()}
     named = observed.get("unsupported_options")
     return bool(asked & set(named)) if isinstance(named, list) else False
+
+
+LACKING = "unsupported_fields"
+"""The observed key naming result fields the client's API has no way to carry, each with the API type lacking it."""
+DEADLINE = "deadline_reached"
+"""The observed key of a call that returned only when its deadline expired: the deadline's seconds."""
+
+
+def lacked_fields(claim: Claim, client_kind: str, observed: Mapping[str, Any]) -> dict[str, str]:
+    """The keys the claim documents where both sides can express it that read a result field the client declares
+    its API lacks (``config.retention.ms.type`` -> ``kadm.Config``): the client is short of the claim, as a
+    release without the method is; its library returned nothing other than documented."""
+    declared = observed.get(LACKING)
+    if not isinstance(declared, dict):
+        return {}
+    expect = documented_for(claim, client_kind, None)["expect"]
+    return {key: str(declared[field]) for key in expect if (field := result_field(key)) in declared}
 
 
 def call_refused(observed: Mapping[str, Any], client_kind: str) -> bool:
@@ -155,9 +173,11 @@ def judge_without(claim: Claim, missing: Sequence[str], observed: Mapping[str, A
 def observe_again(verdicts: Sequence[Verdict], limit: int) -> bool:
     """Whether to observe the cell once more: its first observation deviated, every one so far was judged,
     and fewer than ``limit`` (observations in all) were made.  A pass or an unsupported is never repeated:
-    it held, and repeating every cell would multiply the matrix's time."""
+    it held, and repeating every cell would multiply the matrix's time; nor is a call that reached its deadline,
+    which would wait the deadline out again each time."""
     return (bool(verdicts) and verdicts[0].outcome == "deviation" and len(verdicts) < limit
-            and all(v.outcome in ACCEPTED for v in verdicts))
+            and all(v.outcome in ACCEPTED for v in verdicts)
+            and not any(d["key"] == DEADLINE for d in verdicts[0].differences))
 
 
 @dataclass(frozen=True)
@@ -213,14 +233,34 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
                 and limited_by(claim.min_version, limits, claim.brokers_since, sends_request=False) is None)
     if in_range:
         short = None
+    lacked = lacked_fields(claim, client_kind, observed)
+    if lacked:  # its API can't carry what the claim observes: the client is short
+        short = "both" if short in ("broker", "both") else "client"
     refused = sends and (limits.refused or (limits.client_refuses and not in_range))
     refusal = call_refused if bound is not None else refusal_observed  # a javadoc claim: a missing method too
     verdict = _judged(refusal_documented(claim, limits) if refused else documented_for(claim, client_kind, short),
                       short, {**observed, "refused": refusal(observed, client_kind) or lacking} if refused else observed)
     if (sends and limits.absent and not in_range and verdict.outcome == "deviation"
             and refusal_observed(observed, client_kind)):
-        return Verdict("unsupported", short, refusal_documented(claim, limits))
-    return verdict
+        verdict = Verdict("unsupported", short, refusal_documented(claim, limits))
+    if lacked and verdict.outcome == "unsupported" and verdict.reason is None:
+        fields = sorted({f"{api} has no {result_field(key)}" for key, api in lacked.items()})
+        verdict = dataclasses.replace(verdict, reason=f"the client's API can't carry it: {'; '.join(fields)}")
+    return reached_deadline(verdict, observed)
+
+
+def reached_deadline(verdict: Verdict, observed: Mapping[str, Any]) -> Verdict:
+    """A call that returned only when its deadline expired did not behave as documented, whatever it returned
+    then (a validate-only create waiting for a topic that will never exist): a deviation naming the deadline,
+    unless the client is short of the claim anyway (``unsupported``, limited by the client)."""
+    seconds = observed.get(DEADLINE)
+    if not isinstance(seconds, (int, float)) or (verdict.outcome == "unsupported"
+                                                 and verdict.limited_by in ("client", "both")):
+        return verdict
+    note = f"the call returned only when its {seconds:g} s deadline expired"
+    difference = {"key": DEADLINE, "documented": {"absent": True}, "observed": seconds}
+    return Verdict("deviation", verdict.limited_by, verdict.documented, [*verdict.differences, difference],
+                   note if verdict.reason is None else f"{verdict.reason}; {note}")
 
 
 def _judged(documented: dict[str, Any], short: LimitedBy | None, observed: Mapping[str, Any]) -> Verdict:

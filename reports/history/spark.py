@@ -1,22 +1,25 @@
 """The Spark session: embedded (``local[*]``, small-data settings, no UI) or the one spark-submit made.
 
 Delta's jars come from Maven Central through Spark's ivy, cached under the kcompat cache
-(``~/.cache/kcompat/spark-ivy``) so CI and every engineer resolve them once.  Every failure to
-start becomes one ``SparkStartError`` line naming the cause.
+(``~/.cache/kcompat/spark-ivy``) so CI and every engineer resolve them once: one process at a time per
+cache (ivy's cache is not safe for two), with ivy's output in a log and one progress line on the
+terminal.  Every failure to start becomes one ``SparkStartError`` line naming the cause.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import shutil
 import subprocess
 import sys
+import threading
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import SparkStartError
 
@@ -91,27 +94,124 @@ def _jar_list() -> Path:
     return ivy_dir() / (delta_package().replace(":", "_") + ".jars")
 
 
-def jar_conf() -> dict[str, str]:
-    """Delta's jars: the cached list once resolved (no ivy at all), else ivy against Maven Central."""
+def _listed_jars() -> list[str] | None:
+    """Delta's jars as a first resolution listed them, when every one is still there."""
     listed = _jar_list()
     if listed.is_file():
         jars = listed.read_text(encoding="utf-8").split()
         if jars and all(Path(jar).is_file() for jar in jars):
-            return {"spark.jars": ",".join(jars)}
+            return jars
+    return None
+
+
+def jar_conf() -> dict[str, str]:
+    """Delta's jars: the cached list once resolved (no ivy at all), else ivy against Maven Central."""
+    jars = _listed_jars()
+    if jars:
+        return {"spark.jars": ",".join(jars)}
     settings = ivy_dir() / "ivysettings.xml"
     settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(_IVY_SETTINGS, encoding="utf-8")
+    partial = settings.with_name(f"ivysettings.{os.getpid()}.tmp")
+    partial.write_text(_IVY_SETTINGS, encoding="utf-8")
+    partial.replace(settings)  # a JVM reading it meanwhile reads a whole file, never a truncated one
     return {"spark.jars.packages": delta_package(), "spark.jars.ivy": str(ivy_dir()),
             "spark.jars.ivySettings": str(settings)}
 
 
-def _remember_jars(conf: Mapping[str, str]) -> None:
+def _remember_jars(jars: list[str]) -> None:
     """After ivy resolved the jars once, list them so later sessions skip resolution (seconds each)."""
-    jars = ["/" + j.removeprefix("file:").lstrip("/") for j in conf.get("spark.jars", "").split(",") if j]
     if jars and all(Path(jar).is_file() for jar in jars):
         tmp = _jar_list().with_suffix(f".tmp{os.getpid()}")
         tmp.write_text("\n".join(jars) + "\n", encoding="utf-8")
         tmp.replace(_jar_list())
+
+
+RESOLVE_TIMEOUT = 900.0
+"""The longest a command waits for another kcompat process resolving Delta's jars into the same cache."""
+
+
+def resolve_log() -> Path:
+    """Where ivy's output goes (a few hundred lines on a first use), rather than the command's own output."""
+    return ivy_dir() / "resolve.log"
+
+
+def resolve_jars() -> None:
+    """Have ivy put Delta's jars in the cache and list them, unless they are listed: one process per cache at a
+    time (two ivys in one cache truncate each other's downloads), shown as one step naming ivy's log."""
+    if _listed_jars() is not None:
+        return
+    from kcompat.harness.locking import exclusive  # the driver's alone: a cluster's job archive has no harness
+    from kcompat.harness.progress import report, step
+
+    ivy_dir().mkdir(parents=True, exist_ok=True)
+    with step("Delta's jars via ivy (first use)"):
+        report("waiting for another kcompat process resolving them", log=resolve_log())
+        with exclusive(ivy_dir() / "resolve", timeout=RESOLVE_TIMEOUT, waiting_for="resolving Delta's jars"):
+            if _listed_jars() is None:
+                _remember_jars(_resolved(jar_conf(), resolve_log()))
+
+
+def _resolved(packages: Mapping[str, str], log: Path) -> list[str]:
+    """Delta's jars as ivy resolves them, in a Spark JVM started for that alone with its output in ``log``."""
+    from pyspark import SparkConf
+    from pyspark.java_gateway import launch_gateway
+
+    from kcompat.harness.progress import report
+
+    report("resolving")
+    with log.open("wb") as out, _counting(log):
+        try:
+            gateway = launch_gateway(  # type: ignore[no-untyped-call]
+                SparkConf(loadDefaults=False).setAll(list(packages.items())),
+                popen_kwargs={"stdout": out, "stderr": subprocess.STDOUT})
+        except Exception as exc:  # PySparkRuntimeError: the JVM exited, ivy's reason is in the log
+            raise SparkStartError(f"Spark could not start to resolve Delta's jars: {_first_line(exc)}",
+                                  hint=f"ivy's and Java's output: {log}") from exc
+        try:
+            jars = str(gateway.jvm.System.getProperty("spark.jars") or "")
+        finally:
+            _end_jvm(gateway, timeout=60.0)
+    return ["/" + jar.removeprefix("file:").lstrip("/") for jar in jars.split(",") if jar]
+
+
+@contextlib.contextmanager
+def _counting(log: Path) -> Iterator[None]:
+    """Keep the step's "how far" on what ivy has logged: modules found, jars downloaded."""
+    from kcompat.harness.progress import report
+
+    done = threading.Event()
+
+    def count() -> None:
+        while not done.wait(1.0):
+            with contextlib.suppress(OSError):
+                text = log.read_text(encoding="utf-8", errors="replace")
+                report(f"found {text.count(chr(9) + 'found ')} modules, got {text.count('[SUCCESSFUL ]')} jars")
+
+    counter = threading.Thread(target=contextvars.copy_context().run, args=(count,), daemon=True)
+    counter.start()
+    try:
+        yield
+    finally:
+        done.set()
+        counter.join()
+
+
+def _end_jvm(gateway: Any, *, timeout: float) -> int | None:
+    """End the JVM behind ``gateway`` as when Python exits (its stdin closed) and wait for it: its exit code,
+    or None when it had to be killed."""
+    proc = getattr(gateway, "proc", None)
+    with contextlib.suppress(Exception):
+        gateway.shutdown()
+    if proc is None:
+        return None
+    with contextlib.suppress(OSError):
+        proc.stdin.close()
+    try:
+        return int(proc.wait(timeout=timeout))
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return None
 
 
 _JAR_KEYS = frozenset({"spark.jars", "spark.jars.packages"})
@@ -179,7 +279,9 @@ def sharing_flags(archive: Path | None, *, record: bool) -> tuple[list[str], Pat
     if archive is None:
         return [], None
     if archive.is_file() and not _whole(archive):
-        _discard(archive)  # truncated (a full disk, a copy cut short): mapping it would crash the JVM
+        with _archive_lock(archive):
+            if not _whole(archive):
+                _discard(archive)  # truncated (a full disk, a copy cut short): mapping it would crash the JVM
     if archive.is_file():
         # a JVM that crashes while mapping leaves its report beside the archive, not in the user's directory
         return [f"-XX:SharedArchiveFile={archive}", "-Xshare:auto", _QUIET_SHARING,
@@ -227,6 +329,12 @@ def start(extra: Mapping[str, str] | None = None, *, submitted: bool = False,
         from pyspark.sql import SparkSession
     except ImportError as exc:
         raise SparkStartError("pyspark is not installed", hint="pip install 'kcompat[history]'") from exc
+    if not submitted:
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the workers: this interpreter
+        # The JVM picks its own address before reading any conf: without this it resolves the host name
+        # and binds the block manager and its file server to the first non-loopback interface.
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+        resolve_jars()
     conf = session_conf(extra, submitted=submitted)
     pending = archive = None
     plain = conf.get("spark.driver.extraJavaOptions", "")
@@ -234,11 +342,6 @@ def start(extra: Mapping[str, str] | None = None, *, submitted: bool = False,
         archive = driver_archive()
         flags, pending = sharing_flags(archive, record=record_classes)
         conf["spark.driver.extraJavaOptions"] = " ".join([plain, *flags])
-    if not submitted:
-        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the workers: this interpreter
-        # The JVM picks its own address before reading any conf: without this it resolves the host name
-        # and binds the block manager and its file server to the first non-loopback interface.
-        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     crashes = _crash_reports(archive)
     try:
         try:
@@ -259,8 +362,6 @@ def start(extra: Mapping[str, str] | None = None, *, submitted: bool = False,
                                    "Delta's jars from Maven Central or " + str(ivy_dir())) from exc
     _recording = pending
     spark.sparkContext.setLogLevel("FATAL")  # failures reach the user as one line, not as logged stack traces
-    if not submitted and "spark.jars.packages" in conf and not _JAR_KEYS & set(extra or {}):
-        _remember_jars(dict(spark.sparkContext.getConf().getAll()))
     return spark
 
 
@@ -288,28 +389,32 @@ def stop(spark: SparkSession) -> None:
     from pyspark import SparkContext
 
     gateway = SparkContext._gateway
-    proc = getattr(gateway, "proc", None)
     SparkContext._gateway = SparkContext._jvm = None  # a later start launches a new JVM
-    with contextlib.suppress(Exception):
-        gateway.shutdown()  # type: ignore[union-attr]
-    code = None
-    if proc is not None:
-        with contextlib.suppress(OSError):
-            proc.stdin.close()
-        try:
-            code = proc.wait(timeout=ARCHIVE_DUMP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    code = _end_jvm(gateway, timeout=ARCHIVE_DUMP_TIMEOUT)
     archive = pending.with_name("driver.jsa")
     if code == 0 and pending.is_file() and pending.stat().st_size > 0:
-        size = pending.with_name(pending.name + ".size")
-        size.write_text(str(pending.stat().st_size), encoding="ascii")
-        os.replace(size, _size_file(archive))
-        os.replace(pending, archive)  # atomic: a concurrent start maps the old file or the whole new one
-        _prune(archive.parent)
-    else:
-        pending.unlink(missing_ok=True)
+        with _archive_lock(archive):
+            if not _whole(archive):  # two drivers recorded at once: the first whole archive stays
+                size = pending.with_name(pending.name + ".size")
+                size.write_text(str(pending.stat().st_size), encoding="ascii")
+                os.replace(size, _size_file(archive))
+                os.replace(pending, archive)  # atomic: a concurrent start maps the old file or the whole new one
+                _prune(archive.parent)
+    pending.unlink(missing_ok=True)
+
+
+ARCHIVE_LOCK_TIMEOUT = 60.0
+"""The longest a command waits for another to finish replacing the class archive (two renames)."""
+
+
+@contextlib.contextmanager
+def _archive_lock(archive: Path) -> Iterator[None]:
+    """One command at a time replaces or drops the archive and its size file, so the two always agree."""
+    from kcompat.harness.locking import exclusive
+
+    with exclusive(archive.parent / "archive", timeout=ARCHIVE_LOCK_TIMEOUT,
+                   waiting_for="replacing Spark's class archive"):
+        yield
 
 
 KEEP_OTHER_ARCHIVES = 2

@@ -23,6 +23,7 @@ import jinja2
 
 from kcompat.harness.records import OUTCOMES, Record, document_order
 from kcompat.reports.page.history import cell_entries
+from kcompat.reports.page.matchers import with_words
 from kcompat.reports.page.model import CellView, Matrix, client_key
 
 HTML_FILE = "index.html"
@@ -204,7 +205,7 @@ def _cell_data(view: CellView, links: _LogLinks, intern: _Interner, claim: int, 
         history = [[h.run, OUTCOMES.index(h.outcome), int(h.observed_changed)] for h in view.history]
     return [claim, column, client, OUTCOMES.index(record.outcome), record.limited_by or "",
             record.request_version, record.broker_max_version, record.client_max_version,
-            intern(record.required_versions), intern(record.documented), intern(record.observed),
+            intern(record.required_versions), intern(with_words(record.documented)), intern(record.observed),
             intern(record.differences), record.reason or "", log, view.run, history, int(view.changed)]
 
 

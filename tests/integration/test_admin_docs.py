@@ -43,6 +43,12 @@ def test_every_public_method_of_a_release_with_its_sentences_and_claims() -> Non
     assert ("electLeaders", "method") not in new
     table = _ok(kcompat("clients", "admin-docs", "3.9.1", timeout=600))
     assert "kafka-clients 3.9.1: Admin" in table and "incrementalAlterConfigs" in table
+    lines = table.splitlines()  # piped: tab-separated rows as long as their cells, none padded to the widest
+    assert lines[1] == "method\tstatement\tbrokers\tclaims" and all(line.count("\t") == 3 for line in lines[2:])
+    assert not any(line != line.rstrip() for line in lines)
+    widest = max(len(row["method"]) + len(row["statement"]) + len(", ".join(row["claims"]) or str(row["reason"]))
+                 for row in new.values())
+    assert max(map(len, lines)) <= widest + len("\t0.10.1.0+\t\tnone: ")
 
 
 def test_a_release_whose_sources_do_not_resolve_is_documented_by_an_older_one_and_says_so() -> None:

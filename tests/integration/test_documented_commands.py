@@ -65,9 +65,13 @@ def _until_ctrl_c(args: list[str], ready: str, timeout: float = 300) -> tuple[in
 @pytest.mark.parametrize("args", [["4.4", "--nodes", "3"], ["2.8", "--mode", "zk", "--sasl", "--user", "alice:secret"]],
                          ids=["three-nodes", "sasl"])
 def test_brokers_up_until_ctrl_c(args: list[str]) -> None:
-    code, output, pid = _until_ctrl_c(["brokers", "up", *args], "admin tools")
+    code, output, pid = _until_ctrl_c(["brokers", "up", *args], "own admin tools:")
     assert code == 130, output
     assert "127.0.0.1:" in output and "secret" not in output
+    version = next(line.split()[1] for line in output.splitlines() if line.startswith("Kafka ") and "ready in" in line)
+    lines = output.splitlines()  # not a terminal: the tools' fetch is a start line and an end line, no flood
+    start = lines.index(f"… Kafka {version}'s admin tools")
+    assert lines[start + 1].startswith(f"✓ Kafka {version}'s admin tools ("), lines[start:start + 3]
     time.sleep(1)
     # only this command's JVMs (labelled with its pid as owner): another xdist worker's clusters come and go
     left = [p for p in labelled_processes() if p.owner.split("-", 1)[0] == str(pid)]

@@ -263,6 +263,63 @@ def test_two_concurrent_ingests_neither_lose_nor_duplicate(spark: Any, tmp_path:
     assert [(r["run_id"], r["count"]) for r in rows] == [("run-1", 5), ("run-2", 5)]
 
 
+@pytest.fixture(scope="module")
+def two_at_once(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[subprocess.CompletedProcess[str]]]:
+    """Two ``kcompat history ingest`` into one small store at once, in a cache of their own where neither Delta's
+    jar list nor the driver's class archive exists yet (ivy's module cache copied in, so nothing downloads)."""
+    from kcompat.reports.history import spark as sparking
+    from tests.console import KCOMPAT
+
+    work = tmp_path_factory.mktemp("two-at-once")
+    (work / "cache" / "spark-ivy").mkdir(parents=True)
+    if (sparking.ivy_dir() / "cache").is_dir():
+        shutil.copytree(sparking.ivy_dir() / "cache", work / "cache" / "spark-ivy" / "cache")
+    runs = nightly(work / "runs")[:2]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYSPARK")} | {"KCOMPAT_CACHE_DIR": str(work / "cache")}
+    procs = [subprocess.Popen([KCOMPAT, "history", "ingest", str(run), "--store", "store", "--conf",
+                               "spark.driver.memory=512m"], cwd=work, env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for run in runs]
+    try:
+        outputs = [proc.communicate(timeout=900) for proc in procs]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    return work, [subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+                  for proc, (out, err) in zip(procs, outputs, strict=True)]
+
+
+def test_two_commands_at_once_in_a_fresh_cache_both_succeed_and_resolve_once(
+        spark: Any, two_at_once: tuple[Path, list[subprocess.CompletedProcess[str]]]) -> None:
+    """They share ivy's cache and the class archive: ivy runs in one of them (the other waits for its jar list),
+    both runs are stored, and the archive left is whole."""
+    from kcompat.reports.history import spark as sparking
+
+    work, done = two_at_once
+    assert [d.returncode for d in done] == [0, 0], [d.stderr[-2000:] for d in done]
+    resolutions = [text.count(":: resolving dependencies") for text in (
+        *(d.stderr + d.stdout for d in done), (work / "cache" / "spark-ivy" / "resolve.log").read_text())]
+    assert sum(resolutions) == 1, resolutions
+    rows = spark.read.format("delta").load(str(work / "store" / "records")).groupBy("run_id").count().collect()
+    assert sorted((r["run_id"], r["count"]) for r in rows) == [("run-1", 5), ("run-2", 5)]
+    [archive] = (work / "cache").glob("cds/spark-driver-*/driver.jsa")
+    assert sparking._whole(archive) and not list(archive.parent.glob("*.tmp"))
+
+
+def test_ivys_output_goes_to_a_log_that_one_line_names(
+        two_at_once: tuple[Path, list[subprocess.CompletedProcess[str]]]) -> None:
+    """A first use resolves Delta's jars: not ivy's few hundred lines, but a start and an end line (off a
+    terminal) naming the log that holds them."""
+    work, done = two_at_once
+    log = work / "cache" / "spark-ivy" / "resolve.log"
+    for command in done:
+        assert "found io.delta#" not in command.stderr + command.stdout and ":: retrieving" not in command.stderr
+        [end] = [line for line in command.stderr.splitlines() if line.startswith("✓ Delta's jars")]
+        assert end.endswith(f"; log: {log})"), command.stderr
+    assert "found io.delta#delta-spark" in log.read_text()
+
+
 def test_spark_that_cannot_start_is_one_line(tmp_path: Path) -> None:
     run = run_dir(tmp_path / "runs", "r", 1, {JAVA: "pass"})
     env = dict(os.environ, PYTHONPATH=str(ROOT), JAVA_HOME=str(tmp_path / "no-java"))

@@ -89,3 +89,35 @@ def test_the_tox_lines_ci_does_not_run_judge_a_cell_set(tmp_path: Path) -> None:
     for record in records:
         assert record["outcome"] == "pass", (record["cell_id"], record["reason"])
         assert record["request_version"] <= record["client_max_version"], record["cell_id"]
+
+
+def test_an_adapter_release_is_built_as_one_step_and_measured_at_both_ends(tmp_path: Path) -> None:
+    """`kcompat clients limits sarama:1.61.1`, not on a terminal, in a cache of its own (sharing only Go's module
+    and build caches, so the build really runs, in seconds): the build and the measurement are a start and an
+    end line each, the build's end line naming its log; the table's piped rows are tab-separated, unpadded,
+    with the oldest and the newest version of each API."""
+    shared = HarnessConfig.resolve().cache_dir / "adapters" / "go"
+    shared.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "adapters").mkdir()
+    (tmp_path / "adapters" / "go").symlink_to(shared)
+    done = kcompat("clients", "limits", "sarama:1.61.1", env={**os.environ, "KCOMPAT_CACHE_DIR": str(tmp_path)},
+                   timeout=900)
+    table = _ok(done).splitlines()
+    log = tmp_path / "adapters" / "sarama-1.61.1" / "build.log"
+    start, built, measuring, measured = done.stderr.splitlines()
+    assert (start, measuring) == ("… the sarama 1.61.1 adapter", "… measuring sarama:1.61.1's limits")
+    assert built.startswith("✓ the sarama 1.61.1 adapter (") and built.endswith(f"s; log: {log})")
+    assert measured.startswith("✓ measuring sarama:1.61.1's limits (") and "$ go build" in log.read_text()
+    assert table[0].startswith("sarama:1.61.1, measured ")
+    assert table[1] == "API\toldest version sent\tnewest version sent"
+    rows = {api: (oldest, newest) for api, oldest, newest in (row.split("\t") for row in table[2:-1])}
+    recorded = json.loads((tmp_path / "client-limits" / "sarama-1.61.1.json").read_text())  # what was measured
+    assert {api: newest for api, (_, newest) in rows.items()} == {k: f"v{v}" for k, v in recorded["newest"].items()}
+    assert {api: oldest for api, (oldest, _) in rows.items() if oldest != "-"} == {
+        k: f"v{v}" for k, v in recorded["oldest"].items()} and recorded["oldest"]
+    assert not any(line.endswith(" ") for line in table)
+
+
+def test_the_help_names_every_measured_kind() -> None:
+    text = _ok(kcompat("clients", "limits", "--help"))
+    assert "KIND[:RELEASE]..." in text and "confluent[:RELEASE]" not in text and "adapter kind" in text

@@ -197,12 +197,12 @@ def test_bad_input_is_one_line_before_anything_boots(tmp_path: Path) -> None:
                           (["--clients", "java:1:2"], "is not a release"),
                           (["--kip", "KIP-1"], "unknown KIP KIP-1")]:
         done = kcompat("run", *args, "--out", str(tmp_path / "x"), timeout=60)
-        assert done.returncode == 1 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+        assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
         assert not (tmp_path / "x").exists()
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "records.jsonl").write_text("")
     done = kcompat("run", "--out", str(tmp_path / "full"), timeout=60)
-    assert done.returncode == 1 and "exists and is not empty" in done.stderr
+    assert done.returncode == 2 and "exists and is not empty" in done.stderr
 
 
 def test_a_new_document_in_a_book_runs_without_a_module_of_its_own(tmp_path: Path) -> None:
@@ -234,7 +234,7 @@ def test_repro_runs_a_recorded_cell_again(run: tuple[subprocess.CompletedProcess
     assert f"recorded ({out}): deviation" in done.stdout and "now: deviation" in done.stdout
     assert "methods: documented" in done.stdout  # the difference, side by side
     near = kcompat("repro", "KIP-525/admin-topic-config-metod[2.6.3-zk|java:4.4.0]", timeout=60)
-    assert near.returncode == 1 and "nearest: KIP-525/admin-topic-config-method" in near.stderr
+    assert near.returncode == 2 and "nearest: KIP-525/admin-topic-config-method" in near.stderr
 
 
 def test_bisect_pins_kip525_configs_through_java_to_2_4_0(tmp_path: Path) -> None:
@@ -257,6 +257,27 @@ def test_qualify_fails_on_an_unreviewed_deviation_and_passes_with_the_reviewed_l
         assert done.returncode == code, done.stdout[-3000:] + done.stderr[-2000:]
         assert "KIP-525/admin-topic-config-method[2.6.3-zk|java:4.4.0]" in done.stdout
         assert (tmp_path / name / "page" / "index.html").is_file()
+
+
+def test_qualify_resumes_a_profile_of_an_adapter_kind_and_judges_its_cells(tmp_path: Path) -> None:
+    """Every cell of the profile recorded already: the resumed run has nothing to boot (kafka-python's release is
+    checked and installed, as for any run), and the verdict is over the profile's cells."""
+    from kcompat.harness.catalog import load_catalog
+    from kcompat.harness.matrix.claims import claims_dir, load_claim_book
+    from kcompat.harness.matrix.plan import Selection, plan
+    from tests.unit.test_qualify import ADAPTER_PROFILE, resumable_run
+
+    clients = ["wire", "kafka-python:3.0.12"]
+    cells = sorted(c.cell.id for c in plan(Selection.of(["2.6"], "zk", clients, ["KIP-525"]),
+                                           load_claim_book(claims_dir()), load_catalog()))
+    run = resumable_run(tmp_path, clients, cells)
+    (tmp_path / "p.toml").write_text(ADAPTER_PROFILE)
+    done = kcompat("qualify", "--profile", str(tmp_path / "p.toml"), "--out", str(tmp_path / "q"), "--resume",
+                   timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert f"qualified: {len(cells)} cells, 0 fail" in done.stdout and "without a record" not in done.stdout
+    assert any(cell.endswith("|kafka-python:3.0.12]") for cell in cells)
+    assert not (run / "logs").exists()  # where a cluster's logs would be: nothing booted
 
 
 def test_the_page_of_this_run_in_chromium(run: tuple[subprocess.CompletedProcess[str], Path],

@@ -185,3 +185,28 @@ def test_kafka_4_versions_kio_lacks_are_followed(kafka_cluster_factory, through,
     admin.describe_topics([unique_topic("kc-absent")])  # java: DescribeTopicPartitions, after DescribeCluster
     assert recorder.traffic.problems == []
     assert _direct(cluster, recorder, admin) == []
+
+
+
+@pytest.mark.parametrize("client", ["java:2.3.1", "confluent"])
+def test_what_a_client_sends_when_made_precedes_a_call_it_refuses_itself(kc_config: Any, client: str) -> None:
+    """Neither kafka-clients 2.3.1 nor confluent-kafka has describeFeatures: the call returns at once, without
+    a request of its own, while the new client's thread bootstraps (ApiVersions, Metadata).  A client is handed
+    out once it has its first metadata, so that ApiVersions is in the traffic when the call returns, every time:
+    read then, a cell's request version no longer depends on which thread wins.  No broker: the stub."""
+    from kcompat.harness.clients import Endpoint, client_for
+    from kcompat.harness.operations import perform
+    from kcompat.harness.operations.describe_features import DESCRIBE_FEATURES, DescribeFeaturesArgs
+    from kcompat.harness.recorder import StubBroker
+
+    with StubBroker() as stub, RequestRecorder([(stub.host, stub.port)]) as recorder:
+        seen = []
+        for _ in range(8):
+            mark = recorder.traffic.mark()
+            made = client_for(client, Endpoint(recorder.bootstrap_servers), kc_config)
+            result = perform(made, DESCRIBE_FEATURES, DescribeFeaturesArgs())
+            seen.append(recorder.traffic.version_since(mark, "ApiVersions"))  # read as the cell reads it
+            made.close()
+            assert result.exception is not None and not result.resources, result  # refused by the client itself
+        assert None not in seen and len(set(seen)) == 1, seen
+        assert recorder.traffic.problems == []

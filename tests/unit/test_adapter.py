@@ -84,6 +84,28 @@ def test_an_answer_in_another_shape_is_a_harness_error_never_a_verdict(tmp_path:
         process.close()
 
 
+@pytest.mark.parametrize(("extra", "lacking", "deadline"), [
+    ({}, {}, None),
+    ({"unsupported_fields": {"configs.type": "kadm.Config"}, "deadline_reached": 30}, {"configs.type": "kadm.Config"},
+     30.0),
+    ({"unsupported_fields": ["configs.type"]}, None, None),
+    ({"deadline_reached": True}, None, None),
+])
+def test_the_optional_answer_keys_are_read_or_refused(tmp_path: Path, extra: dict[str, object],
+                                                      lacking: dict[str, str] | None, deadline: float | None) -> None:
+    process = _adapter(tmp_path, {"ready": "1.0.0", "protocol": 2}, {**ANSWER, **extra})
+    client = AdapterClient("test", Endpoint("127.0.0.1:9"), "1.0.0", process)
+    try:
+        if lacking is None:
+            with pytest.raises(HarnessError, match="in another shape than docs/ADAPTERS.md's"):
+                client.list_topics()
+        else:
+            made = client.list_topics()
+            assert (made.unsupported_fields, made.deadline_reached) == (lacking, deadline)
+    finally:
+        process.close()
+
+
 def test_the_three_older_shapes_are_the_sidecars() -> None:
     assert protocol_args("describe_configs", DescribeConfigsArgs((ConfigTarget("topic", "t"),), True)) == {
         "include_synonyms": True, "include_documentation": False, "resources": [{"type": "topic", "name": "t"}]}
@@ -115,3 +137,52 @@ def test_a_measurement_made_by_other_adapter_sources_is_not_current() -> None:
                                     program="0" * 64))
     assert ClientLimits.from_json(made.as_json(), "here") == made
     assert kind("wire").program is None and "program" not in ClientLimits("wire", "0.5.0", {}).as_json()
+
+
+def test_a_line_past_the_bound_is_one_line_naming_it_and_reading_stops_there(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """An adapter writing a 16 MiB line (no newline until its end) against a 1 MiB bound: the read stops a chunk
+    past the bound, never buffering the rest, and the call is one line naming the adapter, bound and size."""
+    from kcompat.harness.clients import adapter
+
+    monkeypatch.setattr(adapter, "MAX_LINE", 1 << 20)
+    script = ("import sys\nprint('{\"ready\": \"1.0.0\", \"protocol\": 2}', flush=True)\nsys.stdin.readline()\n"
+              "out = sys.stdout.buffer\nfor _ in range(256):\n    out.write(b'x' * 65536)\n"
+              "out.write(b'\\n')\nout.flush()\n")
+    process = AdapterProcess("the test 1.0.0 adapter", "1.0.0", lambda: Launch((sys.executable, "-c", script)),
+                             tmp_path / "adapter.log")
+    with pytest.raises(HarnessError) as caught:
+        process.call("list_topics", None, {})
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith("the test 1.0.0 adapter wrote a line longer than")
+    assert "bound of 1,048,576 bytes during list_topics" in message and str(tmp_path / "adapter.log") in message
+    read = int(message.split("(", 1)[1].split(" bytes read", 1)[0].replace(",", ""))
+    assert (1 << 20) < read <= (1 << 20) + (1 << 16)  # stopped within one chunk of the bound, not at 16 MiB
+    assert not process.alive and process._buffer == b""
+
+
+def test_a_line_within_the_bound_is_read_whole_call_after_call(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from kcompat.harness.clients import adapter
+
+    monkeypatch.setattr(adapter, "MAX_LINE", 1 << 20)
+    size = (1 << 20) - 100
+    script = ("import json, sys\nprint('{\"ready\": \"1.0.0\", \"protocol\": 2}', flush=True)\n"
+              "for line in sys.stdin:\n"
+              f"    answer = {{'id': json.loads(line)['id'], 'result': {{'pad': 'y' * {size}}}}}\n"
+              "    print(json.dumps(answer), flush=True)\n")
+    process = AdapterProcess("the test 1.0.0 adapter", "1.0.0", lambda: Launch((sys.executable, "-c", script)),
+                             tmp_path / "adapter.log")
+    try:
+        for _ in range(2):
+            assert process.call("list_topics", None, {}) == {"pad": "y" * size}
+        assert process.starts == 1
+    finally:
+        process.close()
+
+
+def test_the_bound_is_the_one_docs_adapters_states() -> None:
+    from kcompat.harness.clients.adapter import MAX_LINE
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "ADAPTERS.md").read_text()
+    assert f"{MAX_LINE:,} bytes" in page and f"{MAX_LINE >> 20} MiB" in page

@@ -391,3 +391,102 @@ def test_requires_names_apis(tmp_path: Path) -> None:
     path.write_text(BOOK.replace('probe = "create_topic"', 'probe = "create_topic"\nrequires = ["ShareGroups"]'))
     with pytest.raises(ClaimError, match="unknown API 'ShareGroups' in requires"):
         load_claims_file(path)
+
+
+def _offline_cache(tmp_path: Path, old_only: str = "") -> dict[str, str]:
+    """The environment of a ``kcompat`` that reads the crafted ``ADMIN`` as every catalog release's javadoc from
+    its cache, offline (``old_only``: a method the oldest release has and the newer ones have lost)."""
+    import json
+    import os
+
+    from kcompat.harness.catalog import load_catalog
+    from kcompat.harness.matrix.admin_docs import ADMIN_SOURCES
+
+    cache = tmp_path / "cache"
+    (cache / "admin-docs").mkdir(parents=True)
+    releases = [str(c.version) for c in load_catalog().java_clients]
+    for release in releases:
+        text = ADMIN.replace("}\n'''", "")
+        if old_only and release == releases[0]:
+            text = ADMIN.replace("\n}\n", f"\n    /** Gone later. */\n    X {old_only}(Y y);\n}}\n")
+        docs = AdminDocs(release, ADMIN_SOURCES[0], parse_admin(text, ADMIN_SOURCES[0]), {})
+        (cache / "admin-docs" / f"kafka-clients-{release}.json").write_text(json.dumps(docs.as_json()))
+    return {**{k: v for k, v in os.environ.items() if not k.startswith("KCOMPAT_")},
+            "KCOMPAT_CACHE_DIR": str(cache), "KCOMPAT_OFFLINE": "1"}
+
+
+@pytest.mark.parametrize("typo, key, said", [
+    ('method = "createTopic"', "method", "method 'createTopic' is in no Admin javadoc it binds to; nearest: "
+                                         "createTopics, create, deleteTopics (kafka-clients 0.11.0.3, 2.3.1, "),
+    ('method = "createTopics"\nstatement = "validateOnli"', "statement",
+     "statement 'validateOnli' is in no javadoc of createTopics it binds to; nearest: validateOnly (kafka-clients "
+     "0.11.0.3, 2.3.1, "),
+])
+def test_a_name_no_release_has_is_a_load_error_with_the_nearest_names(tmp_path: Path, typo: str, key: str,
+                                                                       said: str) -> None:
+    from tests.console import kcompat
+
+    env = _offline_cache(tmp_path)
+    book = tmp_path / "book"
+    book.mkdir()
+    text = BOOK.replace('method = "createTopics"', typo)
+    (book / "DOCS-admin.toml").write_text(text)
+    line = next(i for i, raw in enumerate(text.splitlines(), 1) if raw.startswith(f"{key} = "))
+    for args in (("run", "--plan", "--claims", str(book), "--clients", "wire,java:2.3.1"),
+                 ("run", "--claims", str(book), "--clients", "wire", "--out", str(tmp_path / "run")),
+                 ("clients", "admin-docs", "2.3.1", "--claims", str(book))):
+        done = kcompat(*args, env=env, timeout=120)
+        assert done.returncode in ((2,) if args[0] == "run" else (1, 2)), (done.returncode, done.stderr)
+        assert "Traceback" not in done.stderr, done.stderr
+        (message,) = done.stderr.strip().splitlines()
+        assert f"{book / 'DOCS-admin.toml'}:{line}: DOCS-admin/create-topics: " in message, message
+        assert said in message, message
+    assert not (tmp_path / "run").exists()  # refused before the run directory, or anything else, is made
+    ok = kcompat("run", "--plan", "--claims", str(book), env={**env, "KCOMPAT_CACHE_DIR": str(tmp_path / "none")})
+    assert ok.returncode == 0, ok.stderr  # offline with nothing cached: no release read, nothing to judge by
+
+
+def test_a_method_only_an_older_release_has_is_no_error(tmp_path: Path) -> None:
+    """The newest release (every non-Java cell's) lost it; the oldest catalog release's cells still call it."""
+    from tests.console import kcompat
+
+    env = _offline_cache(tmp_path, old_only="electPreferredLeaders")
+    book = tmp_path / "book"
+    book.mkdir()
+    (book / "DOCS-admin.toml").write_text(BOOK.replace('method = "createTopics"', 'method = "electPreferredLeaders"'))
+    done = kcompat("run", "--plan", "--claims", str(book), "--clients", "wire", env=env, timeout=120)
+    assert done.returncode == 0 and "DOCS-admin/create-topics[" in done.stdout, done.stderr
+    (book / "DOCS-admin.toml").write_text(BOOK.replace('method = "createTopics"', 'method = "electPreferedLeaders"'))
+    done = kcompat("run", "--plan", "--claims", str(book), "--clients", "wire", env=env, timeout=120)
+    assert done.returncode == 2, done.stderr  # in no release: nearest names for each
+    assert "nearest: electPreferredLeaders, electLeaders (kafka-clients 0.11.0.3); electLeaders (kafka-clients 2.3.1, " \
+           in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("offline, age, stands_in", [(True, 10 * 24 * 3600, True), (False, 60, True),
+                                                     (True, None, False)])
+def test_an_older_release_that_stood_in_lately_stands_in_without_asking_maven(tmp_path: Path, offline: bool,
+                                                                               age: float | None, stands_in: bool
+                                                                               ) -> None:
+    """Offline for good, online for ``OLDER_FOR``: a release whose sources jar did not resolve is not asked of
+    Maven again by every process (nor is a ``run --plan``'s check of names left without it offline)."""
+    import json
+    import time
+
+    from kcompat.harness.config import HarnessConfig
+    from kcompat.harness.errors import ArtifactError
+    from kcompat.harness.matrix.admin_docs import ADMIN_SOURCES, docs_or_older
+
+    (tmp_path / "admin-docs").mkdir()
+    docs = AdminDocs("9.8.1", ADMIN_SOURCES[0], parse_admin(ADMIN, ADMIN_SOURCES[0]), {})
+    (tmp_path / "admin-docs" / "kafka-clients-9.8.1.json").write_text(json.dumps(docs.as_json()))
+    if age is not None:
+        (tmp_path / "admin-docs" / "kafka-clients-9.9.0.older.json").write_text(json.dumps(
+            {"older": "9.8.1", "note": "documented by 9.8.1's javadoc", "at": time.time() - age}))
+    config = HarnessConfig(cache_dir=tmp_path, offline=True) if offline else HarnessConfig(cache_dir=tmp_path)
+    if not stands_in:
+        with pytest.raises(ArtifactError):
+            docs_or_older("9.9.0", config)
+        return
+    found, note = docs_or_older("9.9.0", config)
+    assert found.release == "9.8.1" and "createTopics" in found.methods and note == "documented by 9.8.1's javadoc"

@@ -127,12 +127,12 @@ def test_qualify_runs_the_installed_kcompat_whatever_the_working_directory(tmp_p
     hostile.mkdir(parents=True)
     (hostile / "__init__.py").write_text("open(__file__ + '.ran', 'w').write('ran')\nraise SystemExit('hostile')\n")
     (hostile / "cli.py").write_text("def run():\n    raise SystemExit('hostile cli')\n")
-    (tmp_path / "p.toml").write_text(PROFILE)
+    (tmp_path / "p.toml").write_text(PROFILE.replace('["9.9"]', '["2.6"]'))
     done = _kcompat("qualify", "--profile", str(tmp_path / "p.toml"), "--out", str(tmp_path / "q"), "-n", "0",
-                    cwd=tmp_path / "cwd")
+                    "--resume", cwd=tmp_path / "cwd")
     assert done.returncode == 1
     assert not (hostile / "__init__.py.ran").exists() and "hostile" not in done.stderr
-    assert "9.9" in done.stderr  # kcompat's own refusal of the unknown broker
+    assert "has no run.json" in done.stderr  # the child kcompat run's own refusal: there is nothing to resume
 
 
 @pytest.mark.parametrize("text, said", [
@@ -141,6 +141,7 @@ def test_qualify_runs_the_installed_kcompat_whatever_the_working_directory(tmp_p
     (PROFILE.replace('["9.9"]', '["3.9\\n"]'), "is not a Kafka version"),
     (PROFILE.replace('["wire"]', '["wire\\n"]'), "is not a client"),
     (PROFILE.replace('["KIP-525"]', '["KIP-525\\n"]'), "is not a KIP"),
+    (PROFILE, "p.toml:1: profile p: Kafka 9.9 is not in the catalog"),  # planned before anything runs
 ])
 def test_a_bad_profile_is_one_line(tmp_path: Path, text: str | bytes, said: str) -> None:
     (tmp_path / "p.toml").write_bytes(text if isinstance(text, bytes) else text.encode())

@@ -100,3 +100,56 @@ def test_the_reason_of_a_bug_names_the_innermost_frame(error: Exception) -> None
     except Exception as exc:
         reason = bug_reason(exc)
     assert reason.startswith(f"harness error: {type(error).__name__}: {error} at tests/unit/test_cell.py:")
+
+
+class _Clock:
+    """``time.perf_counter`` for the cell: moved only by the fake build below."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _adapter_cell() -> PlannedCell:
+    cells = plan(Selection.of("4.4", None, "franz-go:1.22.2", "KIP-195"), load_claim_book(claims_dir()),
+                 load_catalog())
+    return cells[0]
+
+
+def test_an_adapters_build_is_made_before_the_cells_clock_starts(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from kcompat.harness.matrix import cell
+
+    clock, built = _Clock(), []
+
+    def build(ref: object, config: object, *, quiet: bool = False) -> None:
+        built.append((str(ref), quiet))
+        clock.now += 61.0  # a first franz-go build
+
+    monkeypatch.setattr(cell.time, "perf_counter", clock)
+    monkeypatch.setattr(cell, "install_client", build)
+    record = run_cell(_adapter_cell(), _env(tmp_path, RaisingClusters(ProbeFailed("set-up: refused"))))
+    assert built == [("franz-go:1.22.2", True)] and record.outcome == "fail"
+    assert record.duration_ms == 0.0  # the clock moved only while building: none of it is the cell's
+
+
+def test_an_adapter_that_cant_be_built_is_an_infra_error_and_not_built_again(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from kcompat.harness.matrix import cell
+
+    tries: list[str] = []
+
+    def broken(ref: object, config: object, *, quiet: bool = False) -> None:
+        tries.append(str(ref))
+        raise BootError("building the franz-go 1.22.2 adapter: `go build` exited 1")
+
+    monkeypatch.setattr(cell, "install_client", broken)
+    clusters = RaisingClusters(ProbeFailed("set-up: refused"))
+    env = _env(tmp_path, clusters)
+    first, second = run_cell(_adapter_cell(), env), run_cell(_adapter_cell(), env)
+    assert first.outcome == second.outcome == "infra_error" and tries == ["franz-go:1.22.2"]
+    assert first.reason == ("client franz-go:1.22.2 unavailable: building the franz-go 1.22.2 adapter: "
+                            "`go build` exited 1")
+    assert not clusters.asked  # nothing booted for a client that can't exist

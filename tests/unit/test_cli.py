@@ -1,4 +1,5 @@
 import json
+import shlex
 
 import pytest
 from pathlib import Path
@@ -196,3 +197,123 @@ def test_a_bad_claims_directory_is_one_line_exit_2_and_nothing_runs(tmp_path: Pa
         lines = _error_lines(result.output)
         assert len(lines) == 1 and "Invalid value for --claims: " in lines[0] and "holds no claims" in lines[0], lines
         assert not out.exists()
+
+
+def _refused(*args: str, said: str) -> str:
+    """``kcompat ARGS`` as typed: a usage error (exit 2) of one line holding ``said``, quickly (nothing booted)."""
+    from tests.console import kcompat
+
+    done = kcompat(*args, timeout=90)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, (done.returncode, done.stdout[-500:], done.stderr)
+    (line,) = done.stderr.strip().splitlines()
+    assert said in line, line
+    return line
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--clients", ""], "--clients '' names no client"),
+    (["--brokers", ""], "--brokers '' names no broker"),
+    (["--kip", ""], "--kip '' names no KIP"),
+    (["-k", "list_offsets"], "nothing matches 'list_offsets' (nearest: listoffsets, list-offsets-"),
+    (["-m", "kip52"], "-m 'kip52' selects none of the "),
+    (["-m", "kip525", "-k", "wire and java"], "-k 'wire and java' selects none of the"),
+    (["-k", "create("], "-k 'create(': at column"),
+    (["--clients", "java:４.4.0"], "'４.4.0' is not a release"),
+    (["--clients", "wire@v99999999999999999999", "--kip", "KIP-525"],
+     "kio's schemas define v99999999999999999999 of none of the selection's APIs (CreateTopics, DescribeConfigs"),
+])
+def test_a_selection_of_nothing_is_one_line_before_anything_boots_in_a_run_and_its_plan(
+        tmp_path: Path, args: list[str], said: str) -> None:
+    """An empty axis, a -m/-k that selects no cell, a release or pin no release defines: `run` and `run --plan`
+    give the same line, and the run lays nothing out."""
+    out = tmp_path / "run"
+    assert _refused("run", *args, "--out", str(out), said=said).startswith("kcompat: error: ")
+    assert not out.exists()
+    assert _refused("run", "--plan", *args, said=said).startswith("kcompat: error: ")
+
+
+def test_plan_selects_with_m_and_k_exactly_the_cells_pytest_collects(tmp_path: Path) -> None:
+    """`run --plan -m/-k` evaluates pytest's expressions over the cells' own marks and names: the ids it lists
+    are the ones pytest collects with the same expressions (package and module names match too)."""
+    import os
+    import subprocess
+    import sys
+
+    from kcompat.harness.matrix.claims import scenarios_dir
+    from tests.console import kcompat, ok
+
+    selection = ["--brokers", "2.3,4.4", "--clients", "wire,java:4.4.0", "--kip", "KIP-525,KIP-569"]
+    expressions = ["-m", "createtopics or kip569", "-k", "WIRE] and not 2.3 or test_cells.py and java and configs"]
+    planned = ok(kcompat("run", "--plan", *selection, *expressions, timeout=120)).splitlines()[:-1]
+    scenarios = scenarios_dir()
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", str(scenarios), "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "--import-mode=importlib", "-q", "--co", "--kc-run-dir", str(tmp_path / "run"), "--kc-brokers", "2.3,4.4",
+         "--kc-clients", "wire,java:4.4.0", "--kc-kips", "KIP-525,KIP-569", *expressions],
+        capture_output=True, text=True, timeout=300, check=False, cwd=scenarios.parent.parent,
+        env={**os.environ, "PYTHONSAFEPATH": "1"})
+    ids = [line.split("::test_cell[", 1)[1][:-1] for line in collected.stdout.splitlines() if "::test_cell[" in line]
+    assert ids and sorted(ids) == sorted(planned), collected.stdout[-2000:] + collected.stderr[-2000:]
+    assert len(planned) < len(ok(kcompat("run", "--plan", *selection, timeout=120)).splitlines()) - 1
+
+
+@pytest.mark.parametrize(("out", "said"), [
+    ("afile", "afile is a file, not a directory"),
+    ("afile/x", "afile is a file, not a directory"),
+    ("/proc/x", "--out /proc/x: can't write a run directory there"),
+    ("/sys/x", "--out /sys/x: can't write a run directory there"),
+    ("", "'--out': names no directory"),
+    ("/", "--out / exists and is not empty: choose another --out (it holds no kcompat run)"),
+])
+def test_an_out_that_cannot_be_a_run_directory_is_one_line_before_anything_boots(
+        tmp_path: Path, out: str, said: str) -> None:
+    (tmp_path / "afile").write_text("")
+    given = out if out in ("", "/") or out.startswith("/") else str(tmp_path / out)
+    line = _refused("run", "--kip", "KIP-525", "--brokers", "4.4", "--clients", "wire", "--out", given, said=said)
+    assert "--resume" not in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_the_hint_to_continue_a_run_is_a_command_that_works(tmp_path: Path) -> None:
+    from kcompat.harness.records import RUN_FILE
+
+    out = tmp_path / "a run"
+    out.mkdir()
+    (out / RUN_FILE).write_text("{}")
+    line = _refused("run", "--kip", "KIP-525", "--out", str(out), said="exists and is not empty")
+    hint = line.split("continue it with `", 1)[1].split("`", 1)[0]
+    assert hint == f"kcompat run --out '{out}' --resume"
+    typed = shlex.split(hint)  # as a shell reads it: the run continues (here to its run.json, which names nothing)
+    _refused(*typed[1:], said=f"{out / RUN_FILE}: field 'selection' is null")
+
+
+@pytest.mark.parametrize("claims", ['"abc"', "[1]", '{"dir": 5}'])
+def test_a_run_json_whose_claims_are_not_a_book_is_one_line_naming_the_file_and_field(tmp_path: Path,
+                                                                                      claims: str) -> None:
+    from kcompat.harness.records import RECORDS_FILE, RUN_FILE, append_record
+    from tests.history_builders import record
+
+    cell = "KIP-525/create-returns-configs[4.4.0-kraft|wire]"
+    selection = {"brokers": ["4.4"], "modes": "default", "clients": ["wire"], "kips": ["KIP-525"]}
+    (tmp_path / RUN_FILE).write_text(f'{{"selection": {json.dumps(selection)}, "claims": {claims}}}')
+    append_record(tmp_path / RECORDS_FILE, record("r", cell, "pass", day=1))
+    said = f"{tmp_path / RUN_FILE}: field 'claims' is {claims}"
+    _refused("run", "--out", str(tmp_path), "--resume", said=said)
+    _refused("repro", cell, "--run", str(tmp_path), "--out", str(tmp_path / "again"), said=said)
+    assert not (tmp_path / "again").exists() and not (tmp_path / "logs").exists()
+
+
+def test_repro_of_a_cell_its_run_never_recorded_refuses_before_booting(tmp_path: Path) -> None:
+    """Compared with no record, a repro would say it reproduced: it names what the run holds instead."""
+    from kcompat.harness.records import RECORDS_FILE, append_record
+    from tests.history_builders import record
+
+    held = "KIP-525/create-returns-configs[4.4.0-kraft|wire]"
+    asked = "KIP-525/validate-only-returns-configs[4.4.0-kraft|wire]"
+    append_record(tmp_path / RECORDS_FILE, record("r", held, "pass", day=1))
+    with (tmp_path / RECORDS_FILE).open("a") as records:  # the asked cell's own line, malformed
+        records.write(json.dumps({"cell_id": asked, "outcome": 5}) + "\n")
+    line = _refused("repro", asked, "--run", str(tmp_path), "--out", str(tmp_path / "again"),
+                    said=f"holds no record of {asked} (1 cells; 1 line(s) could not be read); nearest: {held}")
+    assert line.startswith(f"kcompat: error: {tmp_path / RECORDS_FILE} ")
+    assert not (tmp_path / "again").exists()

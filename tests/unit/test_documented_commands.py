@@ -27,7 +27,8 @@ RUN_BY: dict[str, tuple[str, ...]] = {
     "run": ("tests/integration/test_matrix.py::test_bad_input_is_one_line_before_anything_boots",
             "tests/integration/test_matrix.py::test_resume_keeps_every_recorded_cell",
             "tests/unit/test_books_as_typed.py::test_a_user_book_may_bring_its_own_source_beside_it",
-            "tests/unit/test_claims_doc.py::test_the_worked_example_plans_through_the_console_script"),
+            "tests/unit/test_claims_doc.py::test_the_worked_example_plans_through_the_console_script",
+            "tests/unit/test_cli.py::test_plan_selects_with_m_and_k_exactly_the_cells_pytest_collects"),
     "repro": ("tests/integration/test_matrix.py::test_repro_runs_a_recorded_cell_again",
               "tests/integration/test_documented_commands.py::test_repro_keep_keeps_the_cluster_until_ctrl_c"),
     "bisect": ("tests/integration/test_matrix.py::test_bisect_pins_kip525_configs_through_java_to_2_4_0",),
@@ -52,7 +53,9 @@ RUN_BY: dict[str, tuple[str, ...]] = {
                       "test_clients_check_reads_every_answer_against_the_contract",),
     "clients survey": ("tests/integration/test_documented_commands.py::test_clients_survey_table_and_records",),
     "clients limits": ("tests/integration/test_limits.py::test_the_installed_release_measures_as_checked_in",
-                       "tests/integration/test_limits.py::test_every_tox_line_measures_as_checked_in"),
+                       "tests/integration/test_limits.py::test_every_tox_line_measures_as_checked_in",
+                       "tests/integration/test_limits.py::"
+                       "test_an_adapter_release_is_built_as_one_step_and_measured_at_both_ends"),
     "images build": ("tests/integration/test_documented_commands.py::test_images_and_a_broker_in_a_container",),
     "images list": ("tests/integration/test_documented_commands.py::test_images_and_a_broker_in_a_container",),
 }

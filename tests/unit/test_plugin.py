@@ -184,3 +184,23 @@ def test_this_repositorys_sessions_ask_for_kcompat_from_configure(pytestconfig: 
 
     assert ASKED_KEY in pytestconfig.stash and CONFIG_KEY in pytestconfig.stash
     assert getattr(signal.getsignal(signal.SIGTERM), "__name__", None) == "_raise_interrupt"
+
+
+def test_pytest_counts_a_judged_cell_in_its_verdicts_word(pytester: pytest.Pytester) -> None:
+    """A cell's test passes when judged; pytest's closing line then says what it was judged (a deviation is
+    not "passed"), while a test that is no cell keeps pytest's words."""
+    pytester.makepyfile(test_cells='''
+import pytest
+
+
+@pytest.mark.parametrize("outcome", ["pass", "unsupported", "deviation", "deviation"])
+def test_cell(request, outcome):
+    request.node.user_properties.append(("kcompat_outcome", outcome))
+
+
+def test_plain():
+    pass
+''')
+    result = pytester.runpytest_subprocess("-p", "no:xdist")
+    assert result.parseoutcomes() == {"passed": 2, "unsupported": 1, "deviation": 2}
+    result.stdout.fnmatch_lines(["*2 passed, 1 unsupported, 2 deviation in *"])

@@ -162,8 +162,11 @@ def test_profiles_load_with_defaults_and_relative_known_deviations(tmp_path: Pat
     ('kips = ["KIP-525", "KIP-569"]\n', 'kips = ["KIP-525", "KIP-569"]\nknown_intermittent = ["KIP-195/x\\n"]\n',
      5, "is not a claim id"),
     ('modes = ["kraft"]', 'modes = ["kraft", "sasl"]', 9, "'sasl' is not zk or kraft"),
-    ('clients = ["java:4.4.0"]', 'clients = ["java"]', 10, None),
-    ('clients = ["java:4.4.0"]', 'clients = ["kafka-python"]', 10, "is not a client"),
+    ('clients = ["java:4.4.0"]', 'clients = ["confluent"]', 10, None),
+    ('clients = ["java:4.4.0"]', 'clients = ["kafka-python:3.0.12", "franz-go:1.22.2", "wire@v5"]', 10, None),
+    ('clients = ["java:4.4.0"]', 'clients = ["java"]', 10, "needs a kafka-clients release"),
+    ('clients = ["java:4.4.0"]', 'clients = ["kafka-pithon:3.0.12"]', 10, "unknown client kind 'kafka-pithon'"),
+    ('clients = ["java:4.4.0"]', 'clients = ["java:4.4.0 "]', 10, "is not a client reference"),
     ('kips = ["KIP-569"]', 'kips = ["569"]', 11, "'569' is not a KIP"),
     ('brokers = ["3.9", "4.4"]', 'brokers = "3.9"', 8, "non-empty list of strings"),
     ('known_deviations = "known.toml"', 'known_deviations = "gone.toml"', 5, "does not exist"),
@@ -173,7 +176,7 @@ def test_malformed_profiles_name_file_and_line(tmp_path: Path, replace: str, by:
                                                message: str | None) -> None:
     _write(tmp_path, "known.toml", KNOWN)
     path = _write(tmp_path, "profiles.toml", PROFILES.replace(replace, by))
-    if message is None:  # a bare kind is a valid client reference
+    if message is None:  # any reference the registry of client kinds parses
         load_profiles(path)
         return
     with pytest.raises(QualifyError) as info:
@@ -190,3 +193,76 @@ def test_a_known_deviation_that_known_intermittent_accepted_first_is_not_stale(t
     verdict = classify(records(), known, flips)
     assert [r.cell_id for r, _ in verdict.known_intermittent] == [INTERMITTENT]
     assert verdict.stale == [] and not any(line.startswith("stale") for line in verdict.lines())
+
+
+def test_given_the_profiles_cells_a_record_outside_them_is_not_judged_and_a_cell_without_one_is_named() -> None:
+    every = records()
+    outside = next(r for r in every if r.cell_id == FAIL)
+    cells = {r.cell_id for r in every} - {FAIL} | {"KIP-525/create-returns-configs[2.6.3-zk|kafka-python:3.0.12]"}
+    verdict = classify(every, [], (), cells)
+    assert verdict.outside == [outside] and verdict.failed == [] and not verdict.ok
+    assert verdict.missing == ["KIP-525/create-returns-configs[2.6.3-zk|kafka-python:3.0.12]"]
+    lines = verdict.lines()
+    assert f"outside the profile: {FAIL}: the profile selects no such cell; not judged" in lines
+    assert "no record: KIP-525/create-returns-configs[2.6.3-zk|kafka-python:3.0.12]" in lines
+    assert lines[-1].startswith("NOT qualified: 79 cells, 0 fail") and "1 outside the profile, 1 without a record" \
+        in lines[-1]
+
+
+# ----- through the installed console script: a resumed run of a profile with an adapter kind, nothing booted ------
+
+ADAPTER_PROFILE = '[profiles.adapters]\nbrokers = ["2.6"]\nmodes = ["zk"]\nclients = ["wire", "kafka-python:3.0.12"]\n' \
+                  'kips = ["KIP-525"]\n'
+
+
+def resumable_run(tmp_path: Path, clients: list[str], cell_ids: list[str]) -> Path:
+    """``Q/run`` as ``kcompat run --brokers 2.6 --mode zk --kip KIP-525 --clients CLIENTS`` leaves it (run.json's
+    selection and claim book, coverage.json), with a passing record of each of ``cell_ids``."""
+    import json
+
+    from kcompat.harness.matrix.claims import claims_dir
+    from kcompat.harness.matrix.runner import claims_json
+    from kcompat.harness.records import Cell, append_record
+
+    run = tmp_path / "q" / "run"
+    run.mkdir(parents=True)
+    selection = {"brokers": ["2.6"], "modes": "zk", "clients": clients, "kips": ["KIP-525"]}
+    (run / "run.json").write_text(json.dumps({"schema_version": 3, "run_id": "r", "selection": selection,
+                                              "claims": claims_json(claims_dir()), "resumed": []}))
+    (run / "coverage.json").write_text("[]\n")
+    for cell_id in cell_ids:
+        cell = Cell.parse(cell_id)
+        kind, _, version = cell.client.partition(":")
+        append_record(run / "records.jsonl", Record(
+            run_id="r", cell_id=cell_id, kip=cell.kip, claim_id=cell.claim_id, api="CreateTopics",
+            broker_version=cell.broker_version, broker_mode=cell.broker_mode, provider="process",
+            client_kind=kind.partition("@")[0], client_version=version or "0", outcome="pass", client=cell.client))
+    return run
+
+
+def _qualify_resumed(tmp_path: Path) -> tuple[int, list[str]]:
+    from tests.console import kcompat
+
+    profile = _write(tmp_path, "p.toml", ADAPTER_PROFILE)
+    done = kcompat("qualify", "--profile", str(profile), "--out", str(tmp_path / "q"), "--resume", timeout=120)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.returncode, done.stderr.strip().splitlines()
+
+
+def test_a_resumed_run_recording_a_cell_outside_the_profile_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    inside = "KIP-525/create-returns-configs[2.6.3-zk|kafka-python:3.0.12]"
+    stray = "KIP-525/create-returns-configs[2.6.3-zk|java:4.4.0]"
+    run = resumable_run(tmp_path, ["wire", "kafka-python:3.0.12"], [inside, stray])
+    code, lines = _qualify_resumed(tmp_path)
+    assert code == 1 and len(lines) == 1, lines  # the adapter kind is a client of the profile; the stray record is not
+    assert f"{run / 'records.jsonl'} records 1 cell(s) outside profile adapters" in lines[0], lines
+    assert f"e.g. {stray}" in lines[0], lines
+    assert not (tmp_path / "q" / "page").exists() and not list(run.glob("pytest-*.log"))  # no run, no verdict
+
+
+def test_a_resumed_run_of_another_selection_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    run = resumable_run(tmp_path, ["wire"], ["KIP-525/create-returns-configs[2.6.3-zk|wire]"])
+    code, lines = _qualify_resumed(tmp_path)
+    assert code == 1 and len(lines) == 1, lines
+    assert f"{run} was started with another selection than profile adapters" in lines[0], lines
+    assert "0 of its cells are not the profile's, 6 of the profile's are not in it" in lines[0], lines

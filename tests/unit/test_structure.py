@@ -127,6 +127,12 @@ def test_docker_is_reached_only_from_the_containers_package_and_testcontainers_f
     assert _importers("testcontainers") == {"harness/containers/jvm.py"}
 
 
+def test_the_harness_reaches_pytest_only_for_its_expression_parser_in_one_module() -> None:
+    """``kcompat run`` evaluates ``-m``/``-k`` before pytest starts, with pytest's own grammar (so both select the
+    same cells); nothing else of pytest's enters the harness."""
+    assert _importers("_pytest") == {"harness/matrix/select.py"}
+
+
 def _module_name(path: Path) -> str:
     parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(["kcompat", *(parts[:-1] if parts[-1] == "__init__" else parts)])

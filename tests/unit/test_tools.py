@@ -33,7 +33,7 @@ class FakeStore:
     def resolve(self, release: Any) -> Any:
         return SimpleNamespace(classpath=(self.core,))
 
-    def resolve_tools(self, release: Any) -> tuple[Path, ...]:
+    def resolve_tools(self, release: Any, *, progress: Any = None) -> tuple[Path, ...]:
         self.tools_resolved = True
         return (self.core, self.tools)
 

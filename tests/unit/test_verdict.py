@@ -87,6 +87,29 @@ def test_unsupported_is_asserted_against_the_documented_fallback(claim) -> None:
     assert (wrong.outcome, wrong.limited_by) == ("deviation", "broker")
 
 
+def test_a_field_the_clients_api_lacks_is_the_client_short_not_a_deviation(claim) -> None:  # type: ignore[no-untyped-def]
+    lacking = {"unsupported_fields": {"configs": "kafka.CreateTopicsResponse"}}
+    short = judge(claim, "kafka-go", Limits(7, 7), {"error": "NONE", **lacking})
+    assert (short.outcome, short.limited_by) == ("unsupported", "client")
+    assert short.reason == "the client's API can't carry it: kafka.CreateTopicsResponse has no configs"
+    assert judge(claim, "kafka-go", Limits(4, 7), {"error": "NONE", **lacking}).limited_by == "both"
+    # a declared field the claim does not observe changes nothing; a value where the fallback has none deviates
+    assert judge(claim, "kafka-go", Limits(7, 7), {"error": "NONE", "configs": 1, "num_partitions": 3,
+                                                   "unsupported_fields": {"configs.type": "x"}}).outcome == "pass"
+    assert judge(claim, "kafka-go", Limits(7, 7), {"configs": 1, **lacking}).outcome == "deviation"
+
+
+def test_a_call_that_returned_only_at_its_deadline_deviates(claim) -> None:  # type: ignore[no-untyped-def]
+    held = {"error": "NONE", "configs": 30, "num_partitions": 3}
+    blocked = judge(claim, "kafka-go", Limits(7, 7), {**held, "deadline_reached": 30.0})
+    assert (blocked.outcome, blocked.limited_by) == ("deviation", None)
+    assert blocked.differences == [{"key": "deadline_reached", "documented": {"absent": True}, "observed": 30.0}]
+    assert blocked.reason == "the call returned only when its 30 s deadline expired"
+    assert judge(claim, "kafka-go", Limits(4, 7), {"deadline_reached": 30.0}).outcome == "deviation"
+    assert judge(claim, "kafka-go", Limits(7, 4), {"deadline_reached": 30.0}).outcome == "unsupported"  # client short
+    assert not observe_again([blocked], 3)  # each time would wait the deadline out again
+
+
 def test_client_specific_fallback_overrides_the_generic_one(claim) -> None:  # type: ignore[no-untyped-def]
     java = judge(claim, "java", Limits(4, 7), {"configs": {"raised": "org.x.UnsupportedVersionException"}})
     assert java.outcome == "unsupported"

@@ -71,6 +71,9 @@ class ClientKind:
     than the measurement means the measurement is stale."""
     pinnable: bool = False
     """A reference may pin a request version (``wire@v5``); the matrix adds pinned cells around a claim's bound."""
+    pins: Callable[[int], range] | None = None
+    """The request versions of an API (by key) a pinned reference can send: a pin outside them is refused before
+    anything boots."""
     chooses_broker: bool = False
     """It can send a request to a broker the caller names (the others pick their own)."""
     lists_by_describe: bool = False
@@ -96,6 +99,9 @@ class ClientKind:
     (a measurement made by other sources is measured again)."""
     survey_default: Callable[[Catalog], tuple[str, ...]] | None = None
     """The references ``kcompat clients survey`` drives when none are named; None: the kind's name alone."""
+    install: Callable[[str, HarnessConfig], None] | None = None
+    """An adapter kind: builds or installs a release's program once (then cached), so that it is made ahead of
+    its first use (shown as a step, ``clients.install_client``), not inside a cell's time or a call's deadline."""
 
     def own_python(self, release: str | None) -> bool:
         """Whether a release's cells run in a Python of their own (``python``), not in this one."""

@@ -71,13 +71,13 @@
   const aside = document.getElementById("detail");
   let selected = null;
   function compare(documented, observed, differences) {
-    const expect = documented.expect || {};
+    const expect = documented.expect || {}, said = documented.said || {};
     const diff = new Set(differences.map(function (d) { return d.key; }));
     const keys = Object.keys(expect);
     Object.keys(observed).concat(Array.from(diff)).forEach(function (k) { if (keys.indexOf(k) < 0) keys.push(k); });
     const rows = keys.map(function (k) {
       return el("tr", diff.has(k) ? {"class": "diff"} : {}, [
-        el("th", {}, [k]), el("td", {}, [el("code", {}, [js(expect[k])])]),
+        el("th", {}, [k]), el("td", {}, [el("code", {}, [Object.prototype.hasOwnProperty.call(said, k) ? said[k] : js(expect[k])])]),
         el("td", {"class": "obs"}, [el("code", {}, [js(observed[k])])])]);
     });
     return el("table", {"class": "cmp", id: "cmp"}, [
@@ -109,6 +109,9 @@
       el("table", {"class": "cmp", id: "d-observation-list"}, [
         el("thead", {}, [el("tr", {}, [el("th", {}, ["#"]), el("th", {}, ["outcome"]), el("th", {}, ["what differed"]),
           el("th", {}, ["call"])])]), el("tbody", {}, rows)])];
+  }
+  function deadlineText(observed) {  // a call that returned only when its adapter's deadline expired
+    return typeof observed.deadline_reached === "number" ? "reached its " + observed.deadline_reached + " s deadline" : "";
   }
   function show(i) {
     const c = D.cells[i], outcome = D.outcomes[c[3]];
@@ -154,6 +157,7 @@
       el("h3", {id: "d-cell"}, [cellId(c)]),
       el("p", {}, [el("span", {"class": "badge " + CLS[outcome], id: "d-outcome"}, [outcome]), " ",
         limitText(c) || "", c[18] && c[18][2] ? el("span", {id: "d-held"}, [" · intermittent, " + heldText(c[18])]) : null,
+        deadlineText(observed) ? el("span", {id: "d-deadline"}, [" · " + deadlineText(observed)]) : null,
         c[16] ? " · changed since the previous run" : ""]),
       c[12] ? el("p", {id: "d-reason"}, [c[12]]) : null,
       el("h4", {}, [javadoc ? "What the javadoc says" : "What the KIP says"]),
@@ -182,7 +186,9 @@
     const i = td ? cellOf.get(td) : undefined;
     if (i !== undefined && !td.title) {
       const o = D.cells[i][18];
-      td.title = cellId(D.cells[i]) + ": " + D.outcomes[D.cells[i][3]] + (o ? (o[2] ? ", intermittent, " : ", steady, ") + heldText(o) : "");
+      const deadline = deadlineText(V[D.cells[i][10]] || {});
+      td.title = cellId(D.cells[i]) + ": " + D.outcomes[D.cells[i][3]] + (o ? (o[2] ? ", intermittent, " : ", steady, ") + heldText(o) : "") +
+        (deadline ? ", " + deadline : "");
     }
   });
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });

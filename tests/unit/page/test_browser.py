@@ -154,3 +154,52 @@ def test_an_intermittent_cell_shows_k_of_n_in_the_grid_and_the_pane(page: tuple[
     view.select_option("#f-client", "wire")
     assert view.inner_text("#count-intermittent") == "0"
     assert errors == []
+
+
+def test_the_detail_pane_says_each_matcher_in_words(tmp_path: Path) -> None:
+    """The documented column reads ``is null``, ``is one of ...``, never the record's ``{"null":true}``."""
+    from kcompat.harness.records import Record
+    from tests.unit.page.records import write_run
+    from tests.unit.page.test_matchers import every_matcher
+
+    matchers = {f"k_{kind}": matcher for kind, matcher in every_matcher().items()} | {"error": "NONE"}
+    passed = next(r for r in records() if r.outcome == "pass")
+    record = Record(**{**passed.as_json(), "documented": {**passed.documented, "expect": matchers}})
+    html, _ = write(load([write_run(tmp_path / "run", [record])]), tmp_path / "page")
+    with chromium() as browser:
+        view = browser.new_page(viewport={"width": 1400, "height": 900})
+        view.goto(html.as_uri())
+        view.locator("#matrix td.p").first.click()
+        rows = view.locator("#cmp tbody tr")
+        shown = {rows.nth(k).locator("th").inner_text(): rows.nth(k).locator("td").nth(0).inner_text()
+                 for k in range(rows.count())}
+        view.locator("#detail").screenshot(path=str(tmp_path / "detail-matchers.png"))
+    assert shown["k_null"] == "is null" and shown["error"] == 'is "NONE"', shown
+    assert shown["k_in"] == 'is one of "NONE", "INVALID_CONFIG"', shown
+    assert all(shown[key] and "{" not in shown[key] for key in matchers), shown
+
+
+def test_a_call_that_reached_its_deadline_says_so_in_the_cell_and_the_pane(tmp_path: Path) -> None:
+    """A record whose call returned only at its adapter's deadline (``observed.deadline_reached``) is marked in
+    the cell's title and in the detail pane; a cell without one has no marker."""
+    from kcompat.harness.records import Record
+    from tests.unit.page.records import write_run
+
+    [first, second, *_] = records()
+    blocked = Record(**{**first.as_json(), "observed": {**first.observed, "deadline_reached": 60.0}})
+    html, _ = write(load([write_run(tmp_path / "run", [blocked, second])]), tmp_path / "page")
+    with chromium() as browser:
+        view = browser.new_page(viewport={"width": 1400, "height": 900})
+        view.goto(html.as_uri())
+        cells = view.locator("#matrix td[class]")
+        assert cells.count() == 2
+        titles = []
+        for k in range(cells.count()):
+            cells.nth(k).hover()
+            titles.append(cells.nth(k).get_attribute("title") or "")
+        marked = [k for k, title in enumerate(titles) if title.endswith(", reached its 60 s deadline")]
+        assert len(marked) == 1, titles
+        cells.nth(marked[0]).click()
+        assert "reached its 60 s deadline" in view.inner_text("#d-deadline")
+        cells.nth(1 - marked[0]).click()
+        assert view.locator("#d-deadline").count() == 0

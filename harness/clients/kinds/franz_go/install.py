@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ....config import HarnessConfig
 from ....errors import ConfigError
+from ....progress import report
 from ... import gomodule
 
 LIBRARY = "franz-go"
@@ -59,6 +60,7 @@ def kadm_for(release: str, config: HarnessConfig) -> str:
     releases = gomodule.published(KADM, config, refresh=True)  # a pairing is made once: from the list of now
     go = gomodule.go_version()
     for kadm in reversed(releases):
+        report(f"pairing a kadm release: reading kadm {kadm}'s go.mod")
         go_mod = gomodule.module_file(KADM, f"v{kadm}", config)
         facts = {kadm: (gomodule.requirement(go_mod, MODULE), gomodule.go_directive(go_mod))}
         if pick_kadm(release, (kadm,), facts, go) is not None:

@@ -30,7 +30,7 @@ KIND = ClientKind(
                  "wire@vN instead",
     make=_make, limits=_limits, modules=("kcompat.harness.clients.wire",),
     refusal=Refusal(exceptions=("UnsupportedVersion", "UnsupportedOption")),
-    pinnable=True, chooses_broker=True, lists_by_describe=True,
+    pinnable=True, pins=client_versions, chooses_broker=True, lists_by_describe=True,
 )
 """``UnsupportedVersion``: the broker's refusal as the probe records it; ``UnsupportedOption``: the probe
 declining to build a request its pinned version can't carry (nothing sent, so nothing to refuse)."""

@@ -29,8 +29,18 @@ import (
 
 const protocol = 2
 
-// callTimeout bounds every library call (kcompat's own wait for an answer is longer).
-const callTimeout = 60 * time.Second
+// callTimeout bounds every library call (each call's context): kcompat's KCOMPAT_ADAPTER_DEADLINE, 60 s where it
+// gives none (docs/ADAPTERS.md). kcompat waits longer for the answer, so a call that ends at this deadline is
+// data: its answer says so in deadline_reached.
+var callTimeout = deadline()
+
+func deadline() time.Duration {
+	seconds, err := strconv.ParseFloat(os.Getenv("KCOMPAT_ADAPTER_DEADLINE"), 64)
+	if err != nil || seconds <= 0 {
+		return 60 * time.Second
+	}
+	return time.Duration(seconds * float64(time.Second))
+}
 
 type connection struct {
 	Bootstrap string  `json:"bootstrap"`
@@ -61,6 +71,10 @@ type result struct {
 	Exception          *string     `json:"exception"`
 	ExceptionMessage   *string     `json:"exception_message"`
 	UnsupportedOptions []string    `json:"unsupported_options"`
+	// UnsupportedFields names result fields the library's API type has no way to carry, with that type.
+	UnsupportedFields map[string]string `json:"unsupported_fields,omitempty"`
+	// DeadlineReached is callTimeout's seconds where the call returned only when its context expired.
+	DeadlineReached *float64 `json:"deadline_reached,omitempty"`
 }
 
 func newResult() *result {
@@ -257,6 +271,10 @@ func run(req request) (*result, error) {
 		return nil, err
 	}
 	r.RequestVersion = requests.since(mark, apiKeys[req.Op])
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) { // it returned only when its context had expired
+		seconds := callTimeout.Seconds()
+		r.DeadlineReached = &seconds
+	}
 	return r, nil
 }
 
@@ -483,8 +501,9 @@ func createPartitions(ctx context.Context, adm *kadm.Client, raw json.RawMessage
 	return nil
 }
 
-// describeConfigs: kadm always asks for synonyms and never for documentation (KIP-569); its entries carry no
-// read-only, default or type flags.
+// describeConfigs: kadm always asks for synonyms and never for documentation (KIP-569); its entries (kadm.Config:
+// key, value, sensitive, source, synonyms) carry no read-only flag, type or documentation, though kmsg's
+// DescribeConfigsResponse under it has them: each is named in unsupported_fields with kadm.Config.
 func describeConfigs(ctx context.Context, adm *kadm.Client, raw json.RawMessage, r *result) error {
 	var args struct {
 		IncludeSynonyms      bool           `json:"include_synonyms"`
@@ -497,6 +516,8 @@ func describeConfigs(ctx context.Context, adm *kadm.Client, raw json.RawMessage,
 	if args.IncludeDocumentation {
 		r.unsupported("include_documentation")
 	}
+	r.UnsupportedFields = map[string]string{"configs.read_only": "kadm.Config", "configs.type": "kadm.Config",
+		"configs.documentation": "kadm.Config"}
 	r.ResultFields = append(r.ResultFields, "configs.name", "configs.value", "configs.source", "configs.sensitive",
 		"configs.synonyms")
 	for _, target := range args.Resources {

@@ -33,8 +33,22 @@ import (
 const (
 	protocolVersion = 2
 	module          = "github.com/segmentio/kafka-go"
-	callTimeout     = 60 * time.Second // below kcompat's 120 s, so the library's own timeout is data
 )
+
+// callTimeout bounds every library call (Client.Timeout and each call's context): kcompat's
+// KCOMPAT_ADAPTER_DEADLINE, 60 s where it gives none. kcompat waits longer for the answer, so a call that ends
+// at this deadline is data: its answer says so in deadline_reached. kafka-go's Transport waits after a
+// CreateTopics response until Metadata shows every topic created without error, ValidateOnly or not
+// (transport.go, refreshMetadata): a validated topic never appears, so such a call returns only here.
+var callTimeout = deadline()
+
+func deadline() time.Duration {
+	seconds, err := strconv.ParseFloat(os.Getenv("KCOMPAT_ADAPTER_DEADLINE"), 64)
+	if err != nil || seconds <= 0 {
+		return 60 * time.Second
+	}
+	return time.Duration(seconds * float64(time.Second))
+}
 
 var operations = map[string]func(*kafka.Client, json.RawMessage) (*result, error){
 	"create_topics":     createTopics,
@@ -77,6 +91,9 @@ type result struct {
 	Exception          *string    `json:"exception"`
 	ExceptionMessage   *string    `json:"exception_message"`
 	UnsupportedOptions []string   `json:"unsupported_options"`
+	DeadlineReached    *float64   `json:"deadline_reached,omitempty"`
+	// UnsupportedFields names result fields the library's API type has no way to carry, with that type.
+	UnsupportedFields map[string]string `json:"unsupported_fields,omitempty"`
 }
 
 func newResult() *result {
@@ -226,6 +243,8 @@ func createTopics(client *kafka.Client, raw json.RawMessage) (*result, error) {
 		names = append(names, t.Name)
 	}
 	res := newResult() // kafka-go's CreateTopicsResponse carries errors only: no KIP-525 result fields
+	res.UnsupportedFields = map[string]string{"num_partitions": "kafka.CreateTopicsResponse",
+		"replication_factor": "kafka.CreateTopicsResponse", "configs": "kafka.CreateTopicsResponse"}
 	ctx, cancel := callContext()
 	defer cancel()
 	answer, err := client.CreateTopics(ctx, &kafka.CreateTopicsRequest{Topics: topics, ValidateOnly: args.ValidateOnly})
@@ -560,12 +579,16 @@ func (cs *clients) serve(req request) map[string]any {
 	if len(req.Args) == 0 {
 		req.Args = json.RawMessage("{}")
 	}
-	from := frames.position()
+	from, started := frames.position(), time.Now()
 	res, err := op(client, req.Args)
 	if err != nil {
 		return fail("ValueError", err)
 	}
 	res.RequestVersion = frames.lastSince(from, opAPIs[req.Op])
+	if time.Since(started) >= callTimeout { // every call's context ends there: it returned only when it expired
+		seconds := callTimeout.Seconds()
+		res.DeadlineReached = &seconds
+	}
 	answer["result"] = res
 	return answer
 }

@@ -15,18 +15,34 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 import threading
+import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 PROTOCOL = 2
-CALL_TIMEOUT = 90.0
-"""Seconds one library call may take; kcompat's own deadline for an answer is longer."""
+DEADLINE_VARIABLE = "KCOMPAT_ADAPTER_DEADLINE"
+DEFAULT_DEADLINE = 60.0
+"""Seconds one library call may take where kcompat names none; kcompat's own wait for an answer is longer."""
 REQUEST_TIMEOUT_MS = 30000
+
+
+def call_deadline(environ: Mapping[str, str]) -> float:
+    """Seconds one call (its client's making included) may take: kcompat's ``KCOMPAT_ADAPTER_DEADLINE``."""
+    try:
+        seconds = float(environ.get(DEADLINE_VARIABLE, ""))
+    except ValueError:
+        return DEFAULT_DEADLINE
+    return seconds if seconds > 0 else DEFAULT_DEADLINE
+
+
+class DeadlineExpired(TimeoutError):
+    """The call's deadline expired before kafka-python finished it (its thread is left to the library)."""
 
 API_KEYS = {
     "create_topics": 19, "create_partitions": 37, "describe_configs": 32, "list_topics": 3, "create_acls": 30,
@@ -189,24 +205,28 @@ class Call:
         self.unsupported: list[str] = []
         self.exception: str | None = None
         self.exception_message: str | None = None
+        self.deadline_reached: float | None = None
+        """The deadline's seconds where the call returned only when it expired."""
 
     def threw(self, exc: BaseException) -> None:
         self.exception = type(exc).__name__
         self.exception_message = str(exc).replace("\n", " ")
 
     def answer(self, request_version: int | None) -> dict[str, Any]:
-        return {"request_version": request_version, "resources": self.resources,
-                "result_fields": self.result_fields, "exception": self.exception,
-                "exception_message": self.exception_message, "unsupported_options": self.unsupported}
+        answer = {"request_version": request_version, "resources": self.resources,
+                  "result_fields": self.result_fields, "exception": self.exception,
+                  "exception_message": self.exception_message, "unsupported_options": self.unsupported}
+        return answer if self.deadline_reached is None else {**answer, "deadline_reached": self.deadline_reached}
 
 
 class Adapter:
     """One KafkaAdminClient per connection (bootstrap, user, password), kept between calls."""
 
-    def __init__(self) -> None:
+    def __init__(self, deadline: float = DEFAULT_DEADLINE) -> None:
         import kafka
 
         self.kafka = kafka
+        self.deadline = deadline
         self.version = str(kafka.__version__)
         self.clients: dict[tuple[str, str | None, str | None], Any] = {}
         self.log = SentRequests()
@@ -223,7 +243,7 @@ class Adapter:
         admin = self.kafka.KafkaAdminClient
         return sorted(op for op, method in METHODS.items() if op in OPS and callable(getattr(admin, method, None)))
 
-    def client(self, connection: dict[str, Any]) -> Any:
+    def client(self, connection: dict[str, Any], until: float) -> Any:
         key = (connection["bootstrap"], connection.get("username"), connection.get("password"))
         if key not in self.clients:
             conf: dict[str, Any] = {"bootstrap_servers": key[0], "client_id": "kcompat-kafka-python",
@@ -233,7 +253,7 @@ class Adapter:
                             sasl_plain_username=key[1], sasl_plain_password=key[2] or "")
             known = getattr(self.kafka.KafkaAdminClient, "DEFAULT_CONFIG", conf)
             self.clients[key] = self._bounded(lambda: self.kafka.KafkaAdminClient(
-                **{k: v for k, v in conf.items() if k in known}), "connecting")
+                **{k: v for k, v in conf.items() if k in known}), "connecting", until)
         return self.clients[key]
 
     def close(self, connection: dict[str, Any] | None) -> None:
@@ -243,17 +263,19 @@ class Adapter:
             client = self.clients.pop(key, None)
             if client is not None:
                 try:
-                    self._bounded(client.close, "closing")
+                    self._bounded(client.close, "closing", time.monotonic() + self.deadline)
                 except Exception as exc:  # a client that won't close is left behind, said on stderr
                     print(f"kcompat adapter: closing a client: {type(exc).__name__}: {exc}", file=sys.stderr)
 
-    def _bounded(self, work: Callable[[], Any], what: str) -> Any:
-        """``work()`` in a worker thread, given up after CALL_TIMEOUT (its thread is left to the library)."""
+    def _bounded(self, work: Callable[[], Any], what: str, until: float) -> Any:
+        """``work()`` in a worker thread, given up at ``until`` (``time.monotonic()``; its thread is left to the
+        library)."""
         future = self.pool.submit(work)
         try:
-            return future.result(timeout=CALL_TIMEOUT)
+            return future.result(timeout=max(0.0, until - time.monotonic()))
         except FutureTimeout:
-            raise TimeoutError(f"kafka-python did not finish {what} within {CALL_TIMEOUT:.0f}s") from None
+            raise DeadlineExpired(f"kafka-python did not finish {what} within its {self.deadline:g}s deadline") \
+                from None
 
     def run(self, op: str, connection: dict[str, Any] | None, args: dict[str, Any]) -> dict[str, Any]:
         if op == "close":
@@ -265,20 +287,30 @@ class Adapter:
             raise ValueError("this op needs a connection")
         handler: Callable[[Any, dict[str, Any], Call], None] = OPS[op]
         call = Call()
-        mark = self.log.mark()
+        mark, started = self.log.mark(), time.monotonic()
+        until, expired = started + self.deadline, False
         try:
-            admin = self.client(connection)
-            self._bounded(lambda: handler(admin, args, call), op)
+            admin = self.client(connection, until)
+            self._bounded(lambda: handler(admin, args, call), op, until)
         except (KeyError, TypeError) as exc:
             if _is_ours(exc):
                 raise
             call.threw(exc)
         except Exception as exc:  # the library's exception is the observation
             call.threw(exc)
-            if isinstance(exc, TimeoutError):
+            expired = isinstance(exc, DeadlineExpired)
+            if expired:
                 self.clients.pop((connection["bootstrap"], connection.get("username"),
                                   connection.get("password")), None)
+        call.deadline_reached = reached(self.deadline, time.monotonic() - started, expired=expired)
         return call.answer(self.log.version_since(mark, API_KEYS[op]))
+
+
+def reached(deadline: float, took: float, *, expired: bool) -> float | None:
+    """The deadline's seconds where the call returned only when it expired: it ended there or later, by this
+    adapter's clock (a library timeout as long as the deadline ended it there too), or the deadline's own
+    exception ended it."""
+    return deadline if expired or took >= deadline else None
 
 
 def _is_ours(exc: BaseException) -> bool:
@@ -762,7 +794,7 @@ def answer(adapter: Adapter, line: str) -> dict[str, Any]:
 def main() -> int:
     out = sys.stdout
     sys.stdout = sys.stderr  # nothing but protocol lines on the real stdout
-    adapter = Adapter()
+    adapter = Adapter(call_deadline(os.environ))
     out.write(json.dumps({"ready": adapter.version, "protocol": PROTOCOL, "operations": adapter.operations()}) + "\n")
     out.flush()
     for line in sys.stdin:

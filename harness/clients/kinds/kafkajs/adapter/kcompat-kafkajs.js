@@ -15,8 +15,17 @@ const readline = require('readline')
 const kafkajs = require('kafkajs')
 
 const PROTOCOL = 2
-const CALL_TIMEOUT_MS = 90000 // kcompat's own deadline for an answer is longer
 const REQUEST_TIMEOUT_MS = 30000
+const DEFAULT_DEADLINE_S = 60
+
+/** Seconds one call (its client's connecting included) may take: kcompat's KCOMPAT_ADAPTER_DEADLINE, 60 where it
+ * names none; kcompat's own wait for an answer is longer, so a call that ends at the deadline is data. */
+function callDeadline (env) {
+  const seconds = Number(env.KCOMPAT_ADAPTER_DEADLINE)
+  return env.KCOMPAT_ADAPTER_DEADLINE && seconds > 0 ? seconds : DEFAULT_DEADLINE_S
+}
+
+const DEADLINE_S = callDeadline(process.env)
 
 const API_KEYS = {
   create_topics: 19, create_partitions: 37, describe_configs: 32, list_topics: 3, create_acls: 30,
@@ -120,12 +129,22 @@ function lacks (message) {
   return { name: 'NotImplementedError', message }
 }
 
-function withTimeout (promise, what) {
+/** `promise`, or the deadline's own error (`expired`) at `until` (Date.now()), whichever comes first. */
+function withDeadline (promise, what, until, deadlineS) {
   let timer
   const deadline = new Promise((resolve, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`kafkajs did not finish ${what} within ${CALL_TIMEOUT_MS / 1000}s`), { name: 'TimeoutError' })), CALL_TIMEOUT_MS)
+    const error = new Error(`kafkajs did not finish ${what} within its ${deadlineS}s deadline`)
+    timer = setTimeout(() => reject(Object.assign(error, { name: 'TimeoutError', expired: true })),
+      Math.max(0, until - Date.now()))
   })
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+}
+
+/** The deadline's seconds where the call returned only when it expired: it ended there or later, by this
+ * adapter's clock (a kafkajs timeout as long as the deadline ended it there too), or the deadline's own error
+ * ended it; null otherwise. */
+function reached (deadlineS, tookMs, error) {
+  return (error && error.expired === true) || tookMs >= deadlineS * 1000 ? deadlineS : null
 }
 
 // -- the protocol -------------------------------------------------------------------------------------------
@@ -137,6 +156,7 @@ class Call {
     this.unsupported = []
     this.exception = null
     this.exception_message = null
+    this.deadline_reached = null // the deadline's seconds where the call returned only when it expired
   }
 
   threw (error) {
@@ -154,10 +174,12 @@ class Call {
   }
 
   answer (requestVersion) {
-    return {
+    const answer = {
       request_version: requestVersion, resources: this.resources, result_fields: this.result_fields,
       exception: this.exception, exception_message: this.exception_message, unsupported_options: this.unsupported
     }
+    if (this.deadline_reached != null) answer.deadline_reached = this.deadline_reached
+    return answer
   }
 }
 
@@ -188,7 +210,7 @@ function keyOf (connection) {
   return JSON.stringify([connection.bootstrap, connection.username || null, connection.password || null])
 }
 
-async function client (connection) {
+async function client (connection, until) {
   const key = keyOf(connection)
   if (!clients.has(key)) {
     const config = {
@@ -199,7 +221,7 @@ async function client (connection) {
       config.sasl = { mechanism: 'plain', username: connection.username, password: connection.password || '' }
     }
     const admin = new kafkajs.Kafka(config).admin()
-    await withTimeout(admin.connect(), 'connecting')
+    await withDeadline(admin.connect(), 'connecting', until, DEADLINE_S)
     clients.set(key, admin)
   }
   return clients.get(key)
@@ -212,7 +234,7 @@ async function close (connection) {
     clients.delete(key)
     if (admin) {
       try {
-        await withTimeout(admin.disconnect(), 'disconnecting')
+        await withDeadline(admin.disconnect(), 'disconnecting', Date.now() + DEADLINE_S * 1000, DEADLINE_S)
       } catch (error) {
         process.stderr.write(`kcompat adapter: closing a client: ${error.name}: ${error.message}\n`)
       }
@@ -612,14 +634,18 @@ async function run (declared, op, connection, args) {
   if (connection == null) throw Object.assign(new Error('this op needs a connection'), { name: 'ValueError' })
   const call = new Call()
   const mark = sent.length
+  const started = Date.now()
+  let failed = null
   try {
-    const admin = await client(connection)
-    await withTimeout(OPS[op](admin, args, call), op)
+    const admin = await client(connection, started + DEADLINE_S * 1000)
+    await withDeadline(OPS[op](admin, args, call), op, started + DEADLINE_S * 1000, DEADLINE_S)
   } catch (error) {
     if (error instanceof TypeError && !String(error.stack).includes('node_modules')) throw error // a request we can't read
     call.threw(error)
-    if (error.name === 'TimeoutError') clients.delete(keyOf(connection))
+    failed = error
+    if (error.expired === true) clients.delete(keyOf(connection))
   }
+  call.deadline_reached = reached(DEADLINE_S, Date.now() - started, failed)
   return call.answer(versionSince(mark, API_KEYS[op]))
 }
 
@@ -655,4 +681,4 @@ if (require.main === module) {
   })
 }
 
-module.exports = { kafkaError, entry, configEntry, configSource, topicsSpec, filterLabel, answer }
+module.exports = { kafkaError, entry, configEntry, configSource, topicsSpec, filterLabel, answer, callDeadline, withDeadline, reached }

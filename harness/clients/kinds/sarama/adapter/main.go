@@ -32,8 +32,18 @@ import (
 
 const protocol = 2
 
-// callTimeout bounds every library call (sarama's own timeouts are set below it; kcompat waits longer).
-const callTimeout = 60 * time.Second
+// callTimeout bounds every library call, the ClusterAdmin's making included: kcompat's KCOMPAT_ADAPTER_DEADLINE,
+// 60 s where it gives none (docs/ADAPTERS.md). kcompat waits longer for the answer, so a call that ends at this
+// deadline is data: its answer says so in deadline_reached.
+var callTimeout = deadline()
+
+func deadline() time.Duration {
+	seconds, err := strconv.ParseFloat(os.Getenv("KCOMPAT_ADAPTER_DEADLINE"), 64)
+	if err != nil || seconds <= 0 {
+		return 60 * time.Second
+	}
+	return time.Duration(seconds * float64(time.Second))
+}
 
 type connection struct {
 	Bootstrap string  `json:"bootstrap"`
@@ -64,10 +74,19 @@ type result struct {
 	Exception          *string     `json:"exception"`
 	ExceptionMessage   *string     `json:"exception_message"`
 	UnsupportedOptions []string    `json:"unsupported_options"`
+	// UnsupportedFields names result fields the library's API has no way to carry, with that API.
+	UnsupportedFields map[string]string `json:"unsupported_fields,omitempty"`
+	// DeadlineReached is callTimeout's seconds where the call returned only when that deadline expired.
+	DeadlineReached *float64 `json:"deadline_reached,omitempty"`
 }
 
 func newResult() *result {
 	return &result{Resources: []*resource{}, ResultFields: []string{}, UnsupportedOptions: []string{}}
+}
+
+func (r *result) reachedDeadline() {
+	seconds := callTimeout.Seconds()
+	r.DeadlineReached = &seconds
 }
 
 func (r *result) add(e *resource) { r.Resources = append(r.Resources, e) }
@@ -267,10 +286,12 @@ func answer(line []byte) (reply map[string]any) {
 type outcomeOfRun struct {
 	r   *result
 	err error
+	a   *admin // the ClusterAdmin the call used, made for it where none was kept
 }
 
 // run makes the call in a goroutine bounded by callTimeout: sarama takes no context, and a call past the bound
-// is the call's exception (its ClusterAdmin is put aside: the next call makes a new one).
+// is the call's exception, the deadline reached (its ClusterAdmin is put aside: the next call makes a new one).
+// A call that returned at the bound or later, its library's own timeout as long as ours, reached it too.
 func run(req request) (*result, error) {
 	if req.Op == "close" {
 		if req.Connection != nil {
@@ -285,42 +306,66 @@ func run(req request) (*result, error) {
 	if req.Connection == nil {
 		return nil, errors.New("this op needs a connection")
 	}
-	r := newResult()
-	a, ok := admins[connectionKey(req.Connection)]
-	if !ok {
-		adm, err := sarama.NewClusterAdmin(strings.Split(req.Connection.Bootstrap, ","), config(req.Connection))
-		if err != nil { // the library could not reach the cluster: its error is the observation
-			r.threw(err)
-			return r, nil
-		}
-		a = &admin{adm: adm}
-		admins[connectionKey(req.Connection)] = a
+	key := connectionKey(req.Connection)
+	a := admins[key]
+	if a != nil {
+		a.busy = true
 	}
 	done := make(chan outcomeOfRun, 1)
-	mark := requests.mark()
-	a.busy = true
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				log.Printf("panic in %s: %v\n%s", req.Op, p, debug.Stack())
-				done <- outcomeOfRun{nil, fmt.Errorf("panic: %v", p)}
-			}
-		}()
-		err := handler(a.adm, req.Args, r)
-		done <- outcomeOfRun{r, err}
-	}()
+	mark, started := requests.mark(), time.Now()
+	go call(req, handler, a, done)
 	select {
 	case o := <-done:
-		a.busy = false
+		if o.a != nil {
+			o.a.busy = false
+			admins[key] = o.a
+		}
 		if o.r != nil {
 			o.r.RequestVersion = requests.since(mark, apiKeys[req.Op])
+			if time.Since(started) >= callTimeout {
+				o.r.reachedDeadline()
+			}
 		}
 		return o.r, o.err
 	case <-time.After(callTimeout):
 		closeAdmin(req.Connection)
+		go abandon(done, a)
 		late := newResult()
 		late.threw(fmt.Errorf("sarama gave no answer to %s within %s", req.Op, callTimeout))
+		late.RequestVersion = requests.since(mark, apiKeys[req.Op])
+		late.reachedDeadline()
 		return late, nil
+	}
+}
+
+// call runs one op on its connection's ClusterAdmin, making one where none is kept (sarama's NewClusterAdmin
+// reaches the cluster: its error is the observation), and sends what came of it on done.
+func call(req request, handler op, a *admin, done chan<- outcomeOfRun) {
+	r := newResult()
+	defer func() {
+		if p := recover(); p != nil {
+			log.Printf("panic in %s: %v\n%s", req.Op, p, debug.Stack())
+			done <- outcomeOfRun{nil, fmt.Errorf("panic: %v", p), a}
+		}
+	}()
+	if a == nil {
+		adm, err := sarama.NewClusterAdmin(strings.Split(req.Connection.Bootstrap, ","), config(req.Connection))
+		if err != nil {
+			r.threw(err)
+			done <- outcomeOfRun{r, nil, nil}
+			return
+		}
+		a = &admin{adm: adm}
+	}
+	err := handler(a.adm, req.Args, r)
+	done <- outcomeOfRun{r, err, a}
+}
+
+// abandon closes the ClusterAdmin a call given up on made for itself (not kept, the one it was given closed
+// aside already), whenever that call ends.
+func abandon(done <-chan outcomeOfRun, kept *admin) {
+	if o := <-done; o.a != nil && o.a != kept {
+		o.a.adm.Close()
 	}
 }
 
@@ -465,6 +510,9 @@ func createTopics(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) error
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return err
 	}
+	// ClusterAdmin.CreateTopic hands back an error only: KIP-525's result fields have no way through it
+	r.UnsupportedFields = map[string]string{"num_partitions": "sarama.ClusterAdmin.CreateTopic",
+		"replication_factor": "sarama.ClusterAdmin.CreateTopic", "configs": "sarama.ClusterAdmin.CreateTopic"}
 	for _, t := range args.Topics {
 		detail := &sarama.TopicDetail{NumPartitions: -1, ReplicationFactor: -1, ConfigEntries: map[string]*string{}}
 		if t.Assignments != nil {
@@ -511,7 +559,7 @@ func createPartitions(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) e
 	return nil
 }
 
-func configEntry(c sarama.ConfigEntry, documented bool) map[string]any {
+func configEntry(c sarama.ConfigEntry, typed, documented bool) map[string]any {
 	entry := map[string]any{"name": c.Name, "value": c.Value, "read_only": c.ReadOnly, "is_default": c.Default,
 		"source": kafkaName(configSources, int(c.Source)), "sensitive": c.Sensitive}
 	if c.Sensitive {
@@ -523,15 +571,18 @@ func configEntry(c sarama.ConfigEntry, documented bool) map[string]any {
 			"source": kafkaName(configSources, int(s.Source))})
 	}
 	entry["synonyms"] = synonyms
-	if documented { // KIP-569 (DescribeConfigs v3): type and documentation
+	if typed { // KIP-569 (DescribeConfigs v3): every entry's type
 		entry["type"] = kafkaName(configTypes, int(c.Type))
+	}
+	if documented { // KIP-569: documentation, where it was asked for
 		entry["documentation"] = c.Documentation
 	}
 	return entry
 }
 
-// describeConfigs: ClusterAdmin.DescribeConfigs with the synonyms and documentation options; the version sarama
-// chose is not exposed, so an entry has type and documentation where any entry came back documented.
+// describeConfigs: ClusterAdmin.DescribeConfigs with the synonyms and documentation options. sarama's ConfigEntry
+// has Type and Documentation, decoded from DescribeConfigs v3 on: an entry has its type where the request sent
+// (read off the wire, sent.go) was v3 or newer, and documentation where any entry came back documented.
 func describeConfigs(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) error {
 	var args struct {
 		IncludeSynonyms      bool           `json:"include_synonyms"`
@@ -549,8 +600,11 @@ func describeConfigs(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) er
 		}
 		resources = append(resources, &sarama.ConfigResource{Type: kind, Name: target.Name})
 	}
+	mark := requests.mark()
 	results, err := adm.DescribeConfigs(resources, sarama.DescribeConfigsOptions{
 		IncludeSynonyms: args.IncludeSynonyms, IncludeDocumentation: args.IncludeDocumentation})
+	sent := requests.since(mark, apiKeys["describe_configs"])
+	typed := sent != nil && *sent >= 3
 	if err != nil && len(results) == 0 {
 		if _, ok := kafkaError(err); !ok {
 			r.threw(err)
@@ -564,8 +618,11 @@ func describeConfigs(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) er
 		}
 	}
 	fields := []string{"name", "value", "read_only", "is_default", "source", "sensitive", "synonyms"}
+	if typed {
+		fields = append(fields, "type")
+	}
 	if documented {
-		fields = append(fields, "type", "documentation")
+		fields = append(fields, "documentation")
 	}
 	for _, field := range fields {
 		r.ResultFields = append(r.ResultFields, "configs."+field)
@@ -593,7 +650,7 @@ func describeConfigs(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) er
 			e := outcome(target.label(), nil)
 			entries := make([]map[string]any, 0, len(found.Configs))
 			for _, c := range found.Configs {
-				entries = append(entries, configEntry(c, documented))
+				entries = append(entries, configEntry(c, typed, documented))
 			}
 			e.Fields["configs"] = entries
 			r.add(e)
