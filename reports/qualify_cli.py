@@ -19,20 +19,26 @@ from pathlib import Path
 
 import click
 
+from kcompat.harness.config import HarnessConfig
 from kcompat.harness.errors import HarnessError
 from kcompat.harness.records import RECORDS_FILE, RUN_FILE, latest_by_cell, read_records
 from kcompat.reports.page import model, render
 from kcompat.reports.qualify import Profile, QualifyError, classify, load_profile
 
 
-def _cells(brokers: Sequence[str], modes: str, clients: Sequence[str], kips: Sequence[str]) -> set[str]:
-    """The cell ids of a selection, planned as ``kcompat run`` plans them from the installed claim book."""
+def _cells(brokers: Sequence[str], modes: str, clients: Sequence[str], kips: Sequence[str],
+           config: HarnessConfig | None = None) -> set[str]:
+    """The cell ids of a selection, planned as ``kcompat run`` plans them from the installed claim book; with
+    ``config``, every name checked as ``kcompat run`` checks it (an unpublished release is one line)."""
     from kcompat.harness.catalog import load_catalog
     from kcompat.harness.matrix.claims import claims_dir, load_claim_book
     from kcompat.harness.matrix.plan import Selection, plan
+    from kcompat.harness.matrix.runner import checked_cells
 
     book = load_claim_book(claims_dir())
-    return {c.cell.id for c in plan(Selection.of(brokers, modes, clients, kips), book, load_catalog())}
+    selection = Selection.of(brokers, modes, clients, kips)
+    planned = checked_cells(selection, book, config) if config is not None else plan(selection, book, load_catalog())
+    return {c.cell.id for c in planned}
 
 
 def _resumable(run_dir: Path, profile: Profile, cells: set[str]) -> None:
@@ -56,6 +62,12 @@ def _resumable(run_dir: Path, profile: Profile, cells: set[str]) -> None:
                 "resume a run of this profile, or start another --out")
 
 
+def _config() -> HarnessConfig:
+    """The configuration ``kcompat``'s group resolved (its global options); the defaults outside it."""
+    root = click.get_current_context().find_root().obj
+    return root if isinstance(root, HarnessConfig) else HarnessConfig.resolve()
+
+
 @click.command("qualify")
 @click.option("--profile", "profile_file", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Profile file ([profiles.NAME] tables: brokers, modes, clients, kips, known_deviations).")
@@ -76,7 +88,7 @@ def qualify(profile_file: Path, name: str | None, out_dir: Path, workers: int, r
     run_dir = out_dir / "run"
     modes = "all" if set(profile.modes) == {"zk", "kraft"} else profile.modes[0]
     try:
-        cells = _cells(profile.brokers, modes, profile.clients, profile.kips)
+        cells = _cells(profile.brokers, modes, profile.clients, profile.kips, _config())
     except HarnessError as exc:  # a name the catalog, the claim book or the client kinds don't know
         raise click.ClickException(f"{profile.file}:{profile.line}: profile {profile.name}: {exc}") from None
     if resume:

@@ -140,7 +140,7 @@ def resolve_jars() -> None:
     time (two ivys in one cache truncate each other's downloads), shown as one step naming ivy's log."""
     if _listed_jars() is not None:
         return
-    from kcompat.harness.locking import exclusive  # the driver's alone: a cluster's job archive has no harness
+    from kcompat.harness.locking import exclusive  # here, not above: the job archive spark-submit ships has no locking
     from kcompat.harness.progress import report, step
 
     ivy_dir().mkdir(parents=True, exist_ok=True)
@@ -185,7 +185,9 @@ def _counting(log: Path) -> Iterator[None]:
         while not done.wait(1.0):
             with contextlib.suppress(OSError):
                 text = log.read_text(encoding="utf-8", errors="replace")
-                report(f"found {text.count(chr(9) + 'found ')} modules, got {text.count('[SUCCESSFUL ]')} jars")
+                found, got = text.count("\tfound "), text.count("[SUCCESSFUL ]")
+                if found:
+                    report(f"found {found} modules, got {got} jars")
 
     counter = threading.Thread(target=contextvars.copy_context().run, args=(count,), daemon=True)
     counter.start()

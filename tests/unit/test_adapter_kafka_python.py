@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -113,6 +116,88 @@ def test_a_request_the_adapter_cant_run_is_a_failure_answer_with_its_id() -> Non
     assert ADAPTER.answer(_Adapter(), json.dumps({"id": 4, "op": "boom"}))["failure"] == {
         "class": "LookupError", "message": "unknown op 'boom'"}
     assert ADAPTER.answer(_Adapter(), "{not json")["failure"]["class"] == "JSONDecodeError"
+
+
+def test_the_call_deadline_is_kcompats_setting_and_60_s_without_it() -> None:
+    assert ADAPTER.call_deadline({"KCOMPAT_ADAPTER_DEADLINE": "2.5"}) == 2.5
+    for unusable in ({}, {"KCOMPAT_ADAPTER_DEADLINE": ""}, {"KCOMPAT_ADAPTER_DEADLINE": "soon"},
+                     {"KCOMPAT_ADAPTER_DEADLINE": "0"}, {"KCOMPAT_ADAPTER_DEADLINE": "-3"}):
+        assert ADAPTER.call_deadline(unusable) == 60.0, unusable
+
+
+def test_a_call_reached_its_deadline_by_the_adapters_clock_or_the_deadlines_own_error() -> None:
+    assert ADAPTER.reached(2.0, 2.01, expired=False) == 2.0  # a library timeout as long as ours ended it there
+    assert ADAPTER.reached(2.0, 0.1, expired=True) == 2.0
+    assert ADAPTER.reached(2.0, 1.99, expired=False) is None  # the library's own, shorter timeout: data
+
+
+class _Library:
+    """A stand-in ``kafka`` module whose admin client's making and ``list_topics`` take the times the test sets,
+    and whose ``list_topics`` raises what the test sets once its time is up."""
+
+    __version__ = "0.0.0"
+    making = 0.0
+    listing = 0.0
+    raises: Exception | None = None
+    released = threading.Event()
+
+    class KafkaAdminClient:
+        DEFAULT_CONFIG: dict[str, Any] = {"bootstrap_servers": None, "client_id": None, "request_timeout_ms": None}
+
+        def __init__(self, **conf: Any) -> None:
+            _Library.released.wait(_Library.making)
+
+        def list_topics(self) -> list[str]:
+            _Library.released.wait(_Library.listing)
+            if _Library.raises is not None:
+                raise _Library.raises
+            return ["t1"]
+
+        def close(self) -> None:
+            pass
+
+
+@pytest.fixture
+def library(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[_Library]]:
+    monkeypatch.setitem(sys.modules, "kafka", _Library)
+    monkeypatch.setattr(_Library, "released", threading.Event())
+    yield _Library
+    _Library.released.set()  # the calls given up on end with the test
+
+
+def _list(deadline: float) -> tuple[dict[str, Any], float]:
+    adapter = ADAPTER.Adapter(deadline)
+    try:
+        started = time.monotonic()
+        answer = adapter.run("list_topics", {"bootstrap": "127.0.0.1:9"}, {})
+        return answer, time.monotonic() - started
+    finally:
+        adapter.pool.shutdown(wait=False)
+
+
+def test_a_call_the_library_never_ends_is_answered_at_its_deadline_and_says_so(library: type[_Library],
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(library, "listing", 60.0)
+    answer, took = _list(0.5)
+    assert answer["deadline_reached"] == 0.5 and answer["exception"] == "DeadlineExpired", answer
+    assert 0.5 <= took < 5.0
+
+
+def test_the_clients_making_and_the_call_share_one_deadline(library: type[_Library],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(library, "making", 0.4)
+    monkeypatch.setattr(library, "listing", 0.4)  # each shorter than the deadline, together longer
+    answer, took = _list(0.6)
+    assert answer["deadline_reached"] == 0.6, answer
+    assert 0.6 <= took < 5.0
+
+
+def test_a_prompt_call_and_a_library_timeout_before_the_deadline_reach_none(library: type[_Library],
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "deadline_reached" not in _list(5.0)[0]
+    monkeypatch.setattr(library, "raises", KafkaTimeoutError("Request timed out"))
+    answer, _ = _list(5.0)
+    assert answer["exception"] == "KafkaTimeoutError" and "deadline_reached" not in answer, answer
 
 
 def _config(tmp_path: Path, offline: bool = False) -> HarnessConfig:

@@ -28,8 +28,8 @@ module.exports = {
 """
 
 
-def _node(tmp_path: Path, script: str) -> Any:
-    """What ``script`` prints (JSON) with the adapter's exports as ``adapter``."""
+def _node(tmp_path: Path, script: str, env: dict[str, str] | None = None) -> Any:
+    """What ``script`` prints (JSON) with the adapter's exports as ``adapter`` (``env`` added to its environment)."""
     if NODE is None:
         pytest.skip("node is not installed")
     stand_in = tmp_path / "node_modules" / "kafkajs"
@@ -37,7 +37,7 @@ def _node(tmp_path: Path, script: str) -> Any:
     (stand_in / "index.js").write_text(STAND_IN)
     program = f"const adapter = require({json.dumps(str(install.ADAPTER))});\n{script}"
     done = subprocess.run([NODE, "-e", program], capture_output=True, text=True, timeout=60, check=False,
-                          env={"NODE_PATH": str(tmp_path / "node_modules"), "PATH": "/usr/bin:/bin"})
+                          env={"NODE_PATH": str(tmp_path / "node_modules"), "PATH": "/usr/bin:/bin", **(env or {})})
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -93,6 +93,54 @@ Promise.all([adapter.answer([], '{not json'), adapter.answer(['list_topics'], JS
 """)
     assert found[0]["id"] is None and found[0]["failure"]["class"] == "SyntaxError"
     assert found[1] == {"id": 4, "failure": {"class": "LookupError", "message": "unknown op 'nope'"}}
+
+
+LIBRARY_TAKES = """
+const kafkajs = require('kafkajs')
+const waits = (ms, value) => new Promise((resolve, reject) => setTimeout(() => value instanceof Error ? reject(value) : resolve(value), ms))
+const takes = {connect: 0, list: 0, fails: null}
+kafkajs.Kafka = class { admin () {
+  return {connect: () => waits(takes.connect), disconnect: () => waits(0), listTopics: () => waits(takes.list, takes.fails || ['t1'])} } }
+const list = () => adapter.answer(['list_topics'], JSON.stringify({id: 1, op: 'list_topics', connection: {bootstrap: '127.0.0.1:9'}, args: {}}))
+async function timed (settings) {
+  Object.assign(takes, settings)
+  const started = Date.now()
+  const answer = (await list()).result
+  await adapter.answer(['list_topics'], JSON.stringify({id: 2, op: 'close', connection: {bootstrap: '127.0.0.1:9'}}))
+  return [answer, (Date.now() - started) / 1000]
+}
+"""
+
+
+def test_the_call_deadline_is_kcompats_setting_and_a_call_reached_it_by_the_clock_or_its_error(tmp_path: Path) -> None:
+    found = _node(tmp_path, """
+const expired = Object.assign(new Error('x'), {name: 'TimeoutError', expired: true})
+const libraries = Object.assign(new Error('Request timed out'), {name: 'KafkaJSRequestTimeoutError'})
+console.log(JSON.stringify([[{KCOMPAT_ADAPTER_DEADLINE: '2.5'}, {}, {KCOMPAT_ADAPTER_DEADLINE: 'soon'},
+                             {KCOMPAT_ADAPTER_DEADLINE: '0'}].map(adapter.callDeadline),
+                            adapter.reached(2, 2010, libraries), adapter.reached(2, 100, expired),
+                            adapter.reached(2, 1990, libraries), adapter.reached(2, 100, null)]))
+""")
+    assert found == [[2.5, 60, 60, 60], 2, 2, None, None]
+
+
+def test_a_call_that_outlasts_its_deadline_is_answered_then_and_says_so(tmp_path: Path) -> None:
+    found = _node(tmp_path, LIBRARY_TAKES + """
+(async () => {
+  const never = await timed({list: 60000})
+  const shared = await timed({connect: 400, list: 400}) // each shorter than the deadline, together longer
+  const prompt = await timed({connect: 0, list: 0})
+  const early = await timed({fails: Object.assign(new Error('Request timed out'), {name: 'KafkaJSRequestTimeoutError'})})
+  console.log(JSON.stringify([never, shared, prompt, early]))
+  process.exit(0)
+})()
+""", env={"KCOMPAT_ADAPTER_DEADLINE": "0.6"})
+    (never, never_took), (shared, shared_took), (prompt, _), (early, _) = found
+    assert never["deadline_reached"] == 0.6 and never["exception"] == "TimeoutError", never
+    assert 0.6 <= never_took < 5.0
+    assert shared["deadline_reached"] == 0.6 and 0.6 <= shared_took < 5.0, shared
+    assert "deadline_reached" not in prompt and prompt["resources"][0]["resource"] == "t1", prompt
+    assert early["exception"] == "KafkaJSRequestTimeoutError" and "deadline_reached" not in early, early
 
 
 def _config(tmp_path: Path) -> HarnessConfig:

@@ -266,3 +266,17 @@ def test_a_resumed_run_of_another_selection_is_refused_before_anything_runs(tmp_
     assert code == 1 and len(lines) == 1, lines
     assert f"{run} was started with another selection than profile adapters" in lines[0], lines
     assert "0 of its cells are not the profile's, 6 of the profile's are not in it" in lines[0], lines
+
+
+def test_a_profile_naming_an_unpublished_release_is_one_line_before_anything_runs(tmp_path: Path) -> None:
+    """The profile's clients are checked as ``kcompat run`` checks them, in the profile's words: not a second
+    line from a child run that exited 2."""
+    from tests.console import kcompat
+
+    profile = _write(tmp_path, "p.toml", ADAPTER_PROFILE.replace("kafka-python:3.0.12", "java:9.9.9"))
+    done = kcompat("qualify", "--profile", str(profile), "--out", str(tmp_path / "q"), timeout=120)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 1 and len(lines) == 1 and "Traceback" not in done.stderr, (done.returncode, lines)
+    assert lines[0].startswith(f"kcompat: error: {profile}:") and "java:9.9.9" not in lines[0].split(":")[0], lines
+    assert "9.9.9" in lines[0] and "profile adapters" in lines[0], lines
+    assert not (tmp_path / "q" / "run").exists()

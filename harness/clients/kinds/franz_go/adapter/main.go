@@ -265,9 +265,23 @@ func run(req request) (*result, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	r := newResult()
-	mark := requests.mark()
-	if err := handler(ctx, kadm.NewClient(cl), req.Args, r); err != nil {
+	r, mark := newResult(), requests.mark()
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				log.Printf("panic in %s: %v\n%s", req.Op, p, debug.Stack())
+				done <- fmt.Errorf("panic: %v", p)
+			}
+		}()
+		done <- handler(ctx, kadm.NewClient(cl), req.Args, r)
+	}()
+	answered, err := awaitCall(ctx, done)
+	if !answered { // still in the call: its client is closed aside, the next call makes a new one
+		closeClient(req.Connection)
+		r = newResult()
+		r.threw(fmt.Errorf("franz-go gave no answer to %s within %s: %w", req.Op, callTimeout, ctx.Err()))
+	} else if err != nil {
 		return nil, err
 	}
 	r.RequestVersion = requests.since(mark, apiKeys[req.Op])
@@ -276,6 +290,22 @@ func run(req request) (*result, error) {
 		r.DeadlineReached = &seconds
 	}
 	return r, nil
+}
+
+// awaitCall waits for a call's handler until its context expires and a second more: kgo gives up a request
+// when its context does, but not a new connection's ApiVersions, which waits out kgo's own read timeout.
+func awaitCall(ctx context.Context, done <-chan error) (bool, error) {
+	select {
+	case err := <-done:
+		return true, err
+	case <-ctx.Done():
+	}
+	select {
+	case err := <-done:
+		return true, err
+	case <-time.After(time.Second):
+		return false, nil
+	}
 }
 
 // -- outcomes -----------------------------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 package kcompat.sidecar;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.AdminClient;
 
 /**
@@ -24,6 +26,7 @@ public abstract class AdminOperation implements Operation {
         }
         Call call = new Call();
         int mark = RequestLog.mark();
+        long started = System.nanoTime();
         try {
             call(Connections.client(connection), args, call);
         } catch (IllegalStateException e) {
@@ -32,6 +35,32 @@ public abstract class AdminOperation implements Operation {
             call.threw(t);
         }
         call.result.add("request_version", RequestLog.sentSince(mark, apiKey));
+        if (System.nanoTime() - started >= Json.TIMEOUT_SECONDS * 1_000_000_000L || waitedOut(call.result)) {
+            call.result.addProperty("deadline_reached", Json.TIMEOUT_SECONDS);
+        }
         return call.result;
+    }
+
+    /**
+     * Whether a wait of ours ran out: {@code java.util.concurrent.TimeoutException} comes only from this sidecar's
+     * bounded {@code future.get} (the client's own timeouts throw Kafka's {@code TimeoutException}).
+     */
+    static boolean waitedOut(JsonObject result) {
+        if (WAITED_OUT.equals(text(result, "exception"))) {
+            return true;
+        }
+        for (JsonElement resource : result.getAsJsonArray("resources")) {
+            if (resource.isJsonObject() && WAITED_OUT.equals(text(resource.getAsJsonObject(), "exception"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final String WAITED_OUT = TimeoutException.class.getName();
+
+    private static String text(JsonObject object, String key) {
+        JsonElement value = object.get(key);
+        return value == null || value.isJsonNull() ? null : value.getAsString();
     }
 }
