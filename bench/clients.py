@@ -37,6 +37,10 @@ from collections.abc import Callable
 from kcompat.harness import ClusterSpec, HarnessConfig
 from kcompat.harness.clients import ConfigTarget, Endpoint, NewTopic, client_for
 from kcompat.harness.clients.adapter import AdapterProcess, close_processes
+from kcompat.harness.operations import perform
+from kcompat.harness.operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
+from kcompat.harness.operations.describe_configs import DESCRIBE_CONFIGS as DESCRIBE_CONFIGS_OP
+from kcompat.harness.operations.describe_configs import DescribeConfigsArgs
 from kcompat.harness.protocol import (API_VERSIONS, METADATA, WireConnection, build_request, metadata_request,
                                       nested_type, pick_version)
 from kcompat.harness.providers import Cluster
@@ -116,7 +120,7 @@ def main() -> None:
     config = HarnessConfig.resolve()
     with ProcessProvider(config).start(ClusterSpec.of(args.version)) as cluster:
         setup = client_for("wire", Endpoint(cluster.bootstrap_servers), config)
-        setup.create_topics([NewTopic("bench-topic", 1, 1)])
+        perform(setup, CREATE_TOPICS, CreateTopicsArgs([NewTopic("bench-topic", 1, 1)]))
         setup.close()
         print(f"machine: {platform.node()} {platform.machine()}, {subprocess.getoutput('nproc')} cores, "
               f"Python {platform.python_version()}")
@@ -137,7 +141,7 @@ def main() -> None:
 
         calls: dict[str, Callable[[], object]] = {"raw": lambda: raw.send(request)}
         for name, client in clients.items():
-            calls[name] = lambda c=client: c.describe_configs(target)  # type: ignore[misc]
+            calls[name] = lambda c=client: perform(c, DESCRIBE_CONFIGS_OP, DescribeConfigsArgs(target))  # type: ignore[misc]
         sent = {name: getattr(fn(), "request_version", version) for name, fn in calls.items()}  # warm-up
         timings = timed_rounds(calls, args.calls)
         starts: dict[str, float] = {}

@@ -40,6 +40,8 @@ from typing import Any
 from kcompat.harness import ClusterSpec, HarnessConfig
 from kcompat.harness.clients import Endpoint, NewTopic
 from kcompat.harness.clients.wire import WireClient
+from kcompat.harness.operations import perform
+from kcompat.harness.operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
 from kcompat.harness.protocol import (
     METADATA,
     ApiVersionRange,
@@ -158,7 +160,7 @@ def create_up_to(client: WireClient, conn: WireConnection, version: int, have: i
     started = time.monotonic()
     for first in range(have, want, batch):
         topics = [NewTopic(f"{PREFIX}{i:05d}", 1, 1) for i in range(first, min(want, first + batch))]
-        result = client.create_topics(topics)
+        result = perform(client, CREATE_TOPICS, CreateTopicsArgs(topics))
         if result.exception is not None:
             sys.exit(f"bench: CreateTopics failed: {result.exception}: {result.exception_message}")
         # REQUEST_TIMED_OUT: a ZooKeeper broker did not see every leader within the request's

@@ -25,8 +25,6 @@ from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any, get_type_hints
 
-import platformdirs
-
 from .errors import ConfigError
 
 ENV_PREFIX = "KCOMPAT_"
@@ -43,10 +41,16 @@ class Setting:
     name: str
     type: type
     help: str
-    default: Any
+    make_default: Callable[[], Any]
+    """Made when asked: the cache directory's default imports platformdirs, which the pytest plugin, declaring
+    the settings in every session of the environment, must not pay for."""
     choices: tuple[str, ...] = ()
     check: Callable[[Any], object] | None = None
     """Extra validation of the coerced value; raises ``ConfigError``."""
+
+    @property
+    def default(self) -> Any:
+        return self.make_default()
 
     @property
     def env(self) -> str:
@@ -142,6 +146,12 @@ def image_overrides(text: str) -> dict[str, str]:
     return overrides
 
 
+def _user_cache_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("kcompat"))
+
+
 Layer = tuple[Callable[[Setting], str], Mapping[str, Any]]
 """Values given by the caller for some settings, and how to name a setting's origin in an error."""
 
@@ -149,7 +159,7 @@ Layer = tuple[Callable[[Setting], str], Mapping[str, Any]]
 @dataclass(frozen=True)
 class HarnessConfig:
     cache_dir: Path = setting(help="Maven repository, resolved classpaths, JDKs and compiled plug-ins",
-                              default_factory=lambda: Path(platformdirs.user_cache_dir("kcompat")))
+                              default_factory=_user_cache_dir)
     run_root: Path = setting(help="where run directories (configs, broker logs) go",
                              default_factory=lambda: Path(tempfile.gettempdir()) / "kcompat-runs")
     offline: bool = setting(False, help="use only the cache; never run Maven against the network")
@@ -205,10 +215,11 @@ def _settings() -> tuple[Setting, ...]:
     return tuple(found)
 
 
-def _default(item: Field[Any]) -> Any:
+def _default(item: Field[Any]) -> Callable[[], Any]:
     if callable(item.default_factory):
-        return item.default_factory()
-    return item.default
+        return item.default_factory
+    return lambda: item.default
+
 
 
 SETTINGS: tuple[Setting, ...] = _settings()

@@ -45,6 +45,11 @@ def api_name(api_key: int) -> str | None:
     return "".join(part.capitalize() for part in str(snake).split("_"))
 
 
+def api_key(name: str) -> int | None:
+    """The key of the API Kafka names ``name`` (``CreateTopics`` -> 19), or None if kio and ``BEYOND_KIO`` lack it."""
+    return next((key for key in (*api_key_map, *BEYOND_KIO) if api_name(key) == name), None)
+
+
 @dataclass(frozen=True)
 class ApiVersionRange:
     api_key: int

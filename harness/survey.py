@@ -3,7 +3,7 @@
 The CLI prints these; the matrix and the reports read the same records and
 the same interpretation, so nothing is interpreted twice.
 
-* ``probe_record``: a booted cluster and what it answered to ApiVersions.
+* ``survey_record``: a booted cluster and what it answered to ApiVersions.
 * ``accepted_range``: the request versions a probed broker accepts for one API.
 * ``client_cells``: one call of each admin operation, as a client makes it.
 * ``cell_summary``: one short line per call: the version sent, and what the
@@ -18,6 +18,11 @@ from typing import Any
 
 from .catalog import Catalog
 from .clients import AdminClient, AdminResult, ConfigTarget, NewPartitions, NewTopic, kind, kind_names
+from .operations import perform
+from .operations.create_partitions import CREATE_PARTITIONS, CreatePartitionsArgs
+from .operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
+from .operations.describe_configs import DESCRIBE_CONFIGS, DescribeConfigsArgs
+from .operations.list_topics import LIST_TOPICS, ListTopicsArgs
 from .providers.base import Cluster
 
 SURVEY_APIS = ("Metadata", "CreateTopics", "DeleteTopics", "CreatePartitions", "DescribeConfigs",
@@ -30,7 +35,7 @@ SURVEY_OPERATIONS = ("CreateTopics", "CreatePartitions", "DescribeConfigs", "Met
 """The requests ``client_cells`` makes, in order."""
 
 
-def probe_record(cluster: Cluster, provider: str) -> dict[str, Any]:
+def survey_record(cluster: Cluster, provider: str) -> dict[str, Any]:
     """The JSON record of ``kcompat brokers probe``: the cluster, and ApiVersions as answered."""
     spec = cluster.spec
     return {
@@ -63,10 +68,11 @@ def default_clients(catalog: Catalog) -> tuple[str, ...]:
 def client_cells(admin: AdminClient, topic: str) -> list[AdminResult]:
     """One call of each admin operation, as a client would make it against an existing ``topic``."""
     return [
-        admin.create_topics([NewTopic(f"{topic}-new", 2, 1)], validate_only=True),
-        admin.create_partitions([NewPartitions(topic, 2)], validate_only=True),
-        admin.describe_configs([ConfigTarget("topic", topic)], include_synonyms=True, include_documentation=True),
-        admin.list_topics(),
+        perform(admin, CREATE_TOPICS, CreateTopicsArgs([NewTopic(f"{topic}-new", 2, 1)], validate_only=True)),
+        perform(admin, CREATE_PARTITIONS, CreatePartitionsArgs([NewPartitions(topic, 2)], validate_only=True)),
+        perform(admin, DESCRIBE_CONFIGS, DescribeConfigsArgs([ConfigTarget("topic", topic)], include_synonyms=True,
+                                                             include_documentation=True)),
+        perform(admin, LIST_TOPICS, ListTopicsArgs()),
     ]
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's own tests, as CI runs them, fastest feedback first:
-#   0. ruff's static checks (unused imports, undefined names, likely bugs), in seconds;
+#   0. ruff's static checks (unused imports, undefined names, likely bugs), in seconds, then mypy strict
+#      over harness/, fixtures/ and reports/ (pyproject's [tool.mypy]), in a minute or two;
 #   1. unit and plugin tests alone (tests/unit, no broker): a broken one stops CI here, in
 #      a minute or two, with the line "scripts/test.sh: unit tests failed";
 #   2. integration tests (real brokers as local JVMs, the three clients, the container
@@ -40,10 +41,12 @@ if [ "$#" -gt 0 ]; then
   exit 0
 fi
 
-# Static checks first, in seconds: ruff (pyflakes, bugbear, pylint's errors; pyproject's [tool.ruff]).
-# mypy strict runs with the unit tests (tests/unit/test_typing.py).
+# Static checks first: ruff in seconds (pyflakes, bugbear, pylint's errors; pyproject's [tool.ruff]), then mypy
+# strict over the packages pyproject's [tool.mypy] names; each failure stops CI before a test runs.
 .venv/bin/ruff check --quiet .
 check "ruff" $?
+.venv/bin/python -m mypy --no-incremental
+check "mypy" $?
 
 .venv/bin/python -m pytest -n 2 --dist loadfile -m "not nightly" --durations=25 tests/unit
 check "unit tests" $?

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kcompat.harness.clients import Endpoint
+from kcompat.harness.clients.adapter import api_keys
 
 
 class AdapterProcess:
@@ -38,7 +39,7 @@ class AdapterProcess:
     def call(self, op: str, endpoint: Endpoint | None, args: dict[str, Any], timeout: float = 90.0) -> dict[str, Any]:
         """The whole answer to one request (``result`` or ``failure``), checked to answer this request."""
         self._ids += 1
-        request: dict[str, Any] = {"id": self._ids, "op": op, "args": args}
+        request: dict[str, Any] = {"id": self._ids, "op": op, "api_keys": list(api_keys(op)), "args": args}
         if endpoint is not None:
             request["connection"] = {"bootstrap": endpoint.bootstrap_servers, "username": endpoint.username,
                                      "password": endpoint.password}

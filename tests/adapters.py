@@ -1,4 +1,4 @@
-"""A small driver for an adapter program (the JSON-lines adapter protocol, version 2), for the adapters' own
+"""A small driver for an adapter program (the JSON-lines adapter protocol, docs/ADAPTERS.md), for the adapters' own
 integration tests: start it, write one request, read its answer, each read bounded."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kcompat.harness.clients import Endpoint
+from kcompat.harness.clients.adapter import api_keys
 
 RESULT_KEYS = {"request_version", "resources", "result_fields", "exception", "exception_message",
                "unsupported_options"}
@@ -56,8 +57,8 @@ class AdapterProcess:
         self._ids += 1
         connection = None if endpoint is None else {"bootstrap": endpoint.bootstrap_servers,
                                                     "username": endpoint.username, "password": endpoint.password}
-        self.proc.stdin.write(json.dumps({"id": self._ids, "op": op, "connection": connection,
-                                          "args": args}).encode() + b"\n")
+        self.proc.stdin.write(json.dumps({"id": self._ids, "op": op, "api_keys": list(api_keys(op)),
+                                          "connection": connection, "args": args}).encode() + b"\n")
         self.proc.stdin.flush()
         answer = self._line()
         assert answer["id"] == self._ids, answer

@@ -1,11 +1,11 @@
 """What CI runs of a test parametrized over brokers, and what only the nightly does.
 
-An admin group's integration test drives every operation through every client kind on an old ZooKeeper and a
-new KRaft broker.  CI (scripts/test.sh, at most 20 minutes) runs the new broker; the old one, whose verdicts
-CI's DOCS-admin matrix slice (tests/integration/test_admin_slice.py) already asserts from 0.11 to 4.4, runs
-in the nightly workflow (``-m nightly``).  The adapter kinds' integration tests likewise drive every operation
-against their newer broker in CI (issue 18's conformance kit on one broker) and the 2.3 one in the nightly;
-CI's adapter matrix slice (tests/integration/test_adapter_slice.py) judges them on 2.3 and 3.9."""
+An admin group's integration test checks the harness's side (neutral results, cluster layouts, set-ups) through
+every client kind on an old ZooKeeper and a new KRaft broker.  CI (scripts/test.sh, at most 20 minutes) runs
+the new broker; the old one runs in the nightly workflow (``-m nightly``).  The adapter kinds' integration
+tests likewise drive every operation against their newer broker in CI and the 2.3 one in the nightly.  The
+verdicts are the golden slices' (tests/golden, tests/integration/test_golden.py): DOCS-admin from 0.11 to 4.4,
+its groups on 3.9 and 4.4, the adapter kinds on 2.3 and 3.9."""
 
 from __future__ import annotations
 

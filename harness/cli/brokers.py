@@ -22,7 +22,7 @@ from ..providers import reap_orphans
 from ..reaper import reap_secrets
 from ..render import render_properties, write_private
 from ..spec import ClusterSpec, SaslSpec
-from ..survey import SURVEY_APIS, SURVEY_DEFAULT, accepted_range, probe_record
+from ..survey import SURVEY_APIS, SURVEY_DEFAULT, accepted_range, survey_record
 from ..tools import admin_tool_commands
 from . import check_provider
 from .display import Reporter, harness_config, note, show
@@ -196,7 +196,7 @@ def probe(ctx: click.Context, version: str, mode: str | None, nodes: int, sasl: 
     reap_orphans(harness_config(ctx), ("process", provider))
     spec = _prepare(ctx, reporter, version, mode, nodes, sasl, users, properties, classpath, java)
     with reporter.boot(harness_config(ctx), spec, provider) as cluster:
-        record = probe_record(cluster, provider)
+        record = survey_record(cluster, provider)
     click.echo(json.dumps(record, indent=None if as_json else 1))
 
 
@@ -223,7 +223,7 @@ def survey(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -> None
     for spec in specs:
         reporter.fetch(ArtifactStore(config), spec.release)
         with reporter.boot(config, spec, config.provider) as cluster:
-            records.append(probe_record(cluster, config.provider))
+            records.append(survey_record(cluster, config.provider))
         if as_json:
             click.echo(json.dumps(records[-1]))
     if not as_json:

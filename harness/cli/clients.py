@@ -21,6 +21,8 @@ from ..errors import ConfigError
 from ..matrix.admin_docs import check_names
 from ..matrix.admin_docs import coverage as admin_coverage
 from ..matrix.claims import claims_dir, load_claim_book
+from ..operations import perform
+from ..operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
 from ..progress import step
 from ..providers import reap_orphans
 from ..spec import ClusterSpec
@@ -58,7 +60,7 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
         with reporter.boot(config, spec, config.provider) as cluster:
             endpoint = Endpoint(cluster.bootstrap_servers)
             seed = WireClient(endpoint)
-            seed.create_topics([NewTopic(SURVEY_TOPIC, 1, 1)])
+            perform(seed, CREATE_TOPICS, CreateTopicsArgs([NewTopic(SURVEY_TOPIC, 1, 1)]))
             seed.close()
             for ref in refs:
                 admin = client_for(ref, endpoint, config)
@@ -108,7 +110,7 @@ def clients_check(ctx: click.Context, refs: tuple[str, ...], version: str | None
 
             def topic_for(operation: str) -> str:
                 name = f"kcompat-check-{next(made)}"
-                seed.create_topics([NewTopic(name, 1, 1)])
+                perform(seed, CREATE_TOPICS, CreateTopicsArgs([NewTopic(name, 1, 1)]))
                 return name
 
             try:

@@ -10,8 +10,9 @@ it declares), every read bounded.  A process that dies or stops answering is a
 the next call starts a new one.
 
 ``ProtocolClient`` is the client side every adapter kind shares: each call's
-arguments as the protocol's JSON (``protocol_args``, the one home of that
-shape), each answer as the neutral ``AdminResult``.  ``adapter_kind`` declares
+arguments as the protocol's JSON (``protocol_args``: the Args dataclass's
+fields), the keys of the APIs its operation sends (``api_keys``: no adapter
+keeps a table of its own), each answer as the neutral ``AdminResult``.  ``adapter_kind`` declares
 a kind whose releases are installed by an installer module of its own
 (``install(release, config)`` -> argv and environment; ``published(config)``
 -> the registry's releases), so a kind package is its adapter program, its
@@ -41,9 +42,9 @@ from ..errors import ConfigError, HarnessError
 from ..reaper import kill_tree, new_run_id, spawn
 from ..versions import version_key
 from .kinds import ClientKind, Refusal
-from .base import AclSpec, AdminResult, ClientLimits, ConfigTarget, Endpoint, NewPartitions, NewTopic, ResourceOutcome
+from .base import AdminResult, ClientLimits, Endpoint, ResourceOutcome
 
-PROTOCOL = 2
+PROTOCOL = 3
 """The request/answer shapes of docs/ADAPTERS.md; the Java sidecar's ``AdminSidecar.PROTOCOL`` is the same."""
 START_TIMEOUT = 60.0
 CALL_TIMEOUT = 120.0
@@ -119,15 +120,17 @@ class AdapterProcess:
     def alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
-    def call(self, op: str, connection: Endpoint | None, args: Mapping[str, Any]) -> dict[str, Any]:
-        """One request, its answer's ``result`` (the whole answer's object for the special ops)."""
+    def call(self, op: str, connection: Endpoint | None, args: Mapping[str, Any],
+             keys: Sequence[int] = ()) -> dict[str, Any]:
+        """One request, its answer's ``result`` (the whole answer's object for the special ops); ``keys`` are
+        the APIs whose last request version the answer reports."""
         if self._proc is not None and self._proc.poll() is not None:
             self._note_exit_between_calls(self._proc.returncode)
         if not self.alive:
             self.start()
         assert self._proc is not None and self._proc.stdin is not None
         self._ids += 1
-        request: dict[str, Any] = {"id": self._ids, "op": op, "args": args}
+        request: dict[str, Any] = {"id": self._ids, "op": op, "api_keys": list(keys), "args": args}
         if connection is not None:
             request["connection"] = {"bootstrap": connection.bootstrap_servers, "username": connection.username,
                                      "password": connection.password}
@@ -259,22 +262,23 @@ def close_processes() -> None:
         process.close()
 
 
-def protocol_args(op: str, args: object) -> dict[str, Any]:
-    """An operation's arguments as the protocol carries them: the Args dataclass's fields, except for the three
-    operations older than the dataclasses, whose shape the sidecar has read since protocol 1."""
+def protocol_args(args: object) -> dict[str, Any]:
+    """An operation's arguments as the protocol carries them: its Args dataclass's fields, for every operation."""
     if not dataclasses.is_dataclass(args) or isinstance(args, type):
         return {}
-    fields = dataclasses.asdict(args)
-    if op == "describe_configs":
-        return {"include_synonyms": fields["include_synonyms"], "include_documentation": fields["include_documentation"],
-                "resources": [{"type": t["resource_type"], "name": t["name"]} for t in fields["targets"]]}
-    if op == "create_acls":
-        specs: Sequence[AclSpec] = getattr(args, "acls")  # noqa: B009  # CreateAclsArgs; its labels are properties
-        return {"acls": [{**a, "resource_type": a["resource_type"].upper(), "label": spec.label}
-                         for a, spec in zip(fields["acls"], specs, strict=True)]}
-    if op == "describe_topics":
-        return {"topics": list(fields["names"])}
-    return fields
+    return dataclasses.asdict(args)
+
+
+def api_keys(op: str) -> tuple[int, ...]:
+    """The keys of the APIs operation ``op`` sends (its ``Operation.api``), as its request names them: an
+    adapter reports the last version of these it wrote, and keeps no table of its own; none for an op kcompat
+    does not declare (``close``)."""
+    from ..operations import operations
+    from ..protocol import api_key
+
+    operation = operations().get(op)
+    key = None if operation is None else api_key(operation.api)
+    return () if key is None else (key,)
 
 
 def _lacking(raw: Mapping[str, Any]) -> dict[str, str]:
@@ -296,7 +300,7 @@ def _deadline(raw: Mapping[str, Any]) -> float | None:
 
 
 class ProtocolClient:
-    """An admin client behind an adapter process: the six calls every kind has, and any other by name."""
+    """An admin client behind an adapter process: every operation by its name (``perform_by_name``)."""
 
     kind: str
 
@@ -306,7 +310,7 @@ class ProtocolClient:
         self.process = process
 
     def _call(self, op: str, args: Mapping[str, Any]) -> AdminResult:
-        raw = self.process.call(op, self.endpoint, args)
+        raw = self.process.call(op, self.endpoint, args, api_keys(op))
         try:
             resources = tuple(ResourceOutcome(r["resource"], int(r["error_code"]), r["error_name"],
                                               r["error_message"], r["fields"], r["exception"])
@@ -321,42 +325,7 @@ class ProtocolClient:
 
     def perform_by_name(self, op: str, args: object) -> AdminResult:
         """Any operation by its name, its arguments as ``protocol_args`` writes them."""
-        return self._call(op, protocol_args(op, args))
-
-    def _by_args(self, op: str, args: object) -> AdminResult:
-        return self.perform_by_name(op, args)
-
-    def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False) -> AdminResult:
-        from ..operations.create_topics import CreateTopicsArgs
-
-        return self._by_args("create_topics", CreateTopicsArgs(tuple(topics), validate_only))
-
-    def create_partitions(self, partitions: Sequence[NewPartitions], *, validate_only: bool = False) -> AdminResult:
-        from ..operations.create_partitions import CreatePartitionsArgs
-
-        return self._by_args("create_partitions", CreatePartitionsArgs(tuple(partitions), validate_only))
-
-    def describe_configs(self, targets: Sequence[ConfigTarget], *, include_synonyms: bool = False,
-                         include_documentation: bool = False) -> AdminResult:
-        from ..operations.describe_configs import DescribeConfigsArgs
-
-        return self._by_args("describe_configs", DescribeConfigsArgs(tuple(targets), include_synonyms,
-                                                                     include_documentation))
-
-    def list_topics(self, *, list_internal: bool = True) -> AdminResult:
-        from ..operations.list_topics import ListTopicsArgs
-
-        return self._by_args("list_topics", ListTopicsArgs(list_internal))
-
-    def create_acls(self, acls: Sequence[AclSpec]) -> AdminResult:
-        from ..operations.create_acls import CreateAclsArgs
-
-        return self._by_args("create_acls", CreateAclsArgs(tuple(acls)))
-
-    def describe_topics(self, names: Sequence[str] = ()) -> AdminResult:
-        from ..operations.describe_topics import DescribeTopicsArgs
-
-        return self._by_args("describe_topics", DescribeTopicsArgs(tuple(names)))
+        return self._call(op, protocol_args(args))
 
     def close(self) -> None:
         """Close this endpoint's client in the adapter; the adapter itself serves the whole worker."""
@@ -448,10 +417,15 @@ def adapter_kind(*, name: str, order: int, library: str, installer_module: str, 
         return check_published(library, release, installer(installer_module).published(config))
 
     def program() -> str:
-        """sha256 over the adapter program's files (``kinds/<module>/adapter/``), names and bytes in name order."""
+        """sha256 over the adapter program's files (``kinds/<module>/adapter/``), names and bytes in name order,
+        and over the sources it shares with other kinds' (the installer module's ``SHARED_SOURCES``)."""
         spec = importlib.util.find_spec(installer_module.rsplit(".", 1)[0])
         assert spec is not None and spec.submodule_search_locations, installer_module
-        return sources_digest(Path(list(spec.submodule_search_locations)[0]) / "adapter")
+        own = sources_digest(Path(list(spec.submodule_search_locations)[0]) / "adapter")
+        shared: Sequence[Path] = getattr(installer(installer_module), "SHARED_SOURCES", ())
+        if not shared:
+            return own
+        return hashlib.sha256("\0".join([own, *(sources_digest(d) for d in shared)]).encode()).hexdigest()
 
     def by_name(client: Any, op: str, args: object) -> AdminResult:
         assert isinstance(client, AdapterClient)

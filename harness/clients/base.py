@@ -142,26 +142,12 @@ class AdminResult:
 
 
 class AdminClient(Protocol):
+    """A client of one kind: what every kind has in common.  Operations reach it through
+    ``kcompat.harness.operations.perform``, which finds the kind's implementation (or its by-name runner)."""
+
     kind: str
     version: str
     """The bare release of the client library: kio's for wire, confluent-kafka's, kafka-clients'."""
-
-    def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False) -> AdminResult: ...
-
-    def create_partitions(self, partitions: Sequence[NewPartitions], *, validate_only: bool = False
-                          ) -> AdminResult: ...
-
-    def describe_configs(self, targets: Sequence[ConfigTarget], *, include_synonyms: bool = False,
-                         include_documentation: bool = False) -> AdminResult: ...
-
-    def list_topics(self, *, list_internal: bool = True) -> AdminResult: ...
-    """Every topic; ``list_internal=False`` hides internal ones where the client has the option."""
-
-    def create_acls(self, acls: Sequence[AclSpec]) -> AdminResult: ...
-
-    def describe_topics(self, names: Sequence[str] = ()) -> AdminResult: ...
-    """The named topics (the wire client: with none, every topic, DescribeTopicPartitions' listing mode);
-    ``request_version`` is of DescribeTopicPartitions, None where the client described them otherwise."""
 
     def close(self) -> None: ...
 
@@ -183,6 +169,10 @@ class ClientLimits:
     program: str | None = None
     """An adapter kind's measurement: the digest of the adapter program it ran (``ClientKind.program``); one
     made by other sources is measured again."""
+    apis: Mapping[str, str] = field(default_factory=dict)
+    """Per API the calls measured it (``CreateTopics``): the digest of the operations that send it, as they were
+    (``kcompat.harness.clients.limits.api_digests``); an API whose operations changed since, or that none sent
+    then, is measured again, alone."""
 
     @property
     def ref(self) -> str:
@@ -191,7 +181,8 @@ class ClientLimits:
     def as_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "release": self.release, "newest": dict(sorted(self.newest.items())),
                 "oldest": dict(sorted(self.oldest.items())), "measured_at": self.measured_at, "how": self.how,
-                "operations": sorted(self.operations), **({"program": self.program} if self.program else {})}
+                "operations": sorted(self.operations), **({"program": self.program} if self.program else {}),
+                **({"apis": dict(sorted(self.apis.items()))} if self.apis else {})}
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> ClientLimits:
@@ -213,8 +204,11 @@ class ClientLimits:
         program = data.get("program")
         if not isinstance(program, (str, type(None))):
             raise ConfigError(f"{where}: program is the adapter program's digest (a string)")
+        apis = data.get("apis", {})
+        if not isinstance(apis, dict) or not all(isinstance(v, str) for v in apis.values()):
+            raise ConfigError(f"{where}: apis maps API names to the digest of the operations that send them")
         return cls(str(text["kind"]), str(text["release"]), maps["newest"], maps["oldest"],
-                   data.get("measured_at"), str(text["how"]), tuple(operations), program)
+                   data.get("measured_at"), str(text["how"]), tuple(operations), program, apis)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,9 @@
 """confluent-kafka (librdkafka) behind the neutral ``AdminClient`` interface.
 
+Its public surface is what operations (``kcompat.harness.operations``) use:
+``ConfluentClient.library``, the library's AdminClient, and ``call``, which
+calls one of its methods and records the request version librdkafka sent.
+
 The only module that imports ``confluent_kafka``.  The installed version is an
 install-time axis (one tox env per line), so this adapter discovers what the
 version offers instead of assuming it: which keyword arguments each call
@@ -10,11 +14,10 @@ CreateTopicsRequest (v4, ...)") through the logger callback.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from importlib.metadata import version as dist_version
@@ -24,16 +27,12 @@ import confluent_kafka
 from confluent_kafka import KafkaError, KafkaException
 from confluent_kafka import admin as ck
 
-from ..errors import ConfigError, HarnessError
+from ..errors import HarnessError
 from ..waiting import poll
 from .base import (
     CONFIG_SOURCES,
-    AclSpec,
     AdminResult,
-    ConfigTarget,
     Endpoint,
-    NewPartitions,
-    NewTopic,
     ResourceOutcome,
     error_name,
 )
@@ -48,7 +47,7 @@ _METADATA_RECEIVED = re.compile(r"Received MetadataResponse \(v\d+")
 BOOTSTRAP_WAIT = 5.0
 """Longest a new client's first metadata is waited for (a broker it can't use: its call then says why)."""
 _INVALID_KWARG = re.compile(r"'(?P<name>\w+)' is an invalid keyword argument")
-_CONFIG_TYPES = {"topic": ck.ResourceType.TOPIC, "broker": ck.ResourceType.BROKER}
+CONFIG_TYPES = {"topic": ck.ResourceType.TOPIC, "broker": ck.ResourceType.BROKER}
 
 
 def installed_version() -> str:
@@ -87,20 +86,20 @@ class _SentRequests(logging.Handler):
         return found[-1] if found else None
 
 
-def _error_of(exc: BaseException) -> tuple[int, str, str]:
+def error_of(exc: BaseException) -> tuple[int, str, str]:
     if isinstance(exc, KafkaException) and exc.args and isinstance(exc.args[0], KafkaError):
         err = exc.args[0]
         return int(err.code()), str(err.name()), str(err.str())
     return -1, type(exc).__name__, str(exc)
 
 
-def _outcome(resource: str, future: Future[Any], **fields: Any) -> ResourceOutcome:
+def resource_outcome(resource: str, future: Future[Any], **fields: Any) -> ResourceOutcome:
     try:
         future.result(timeout=CALL_TIMEOUT)
     except FutureTimeout as exc:
         raise HarnessError(f"confluent-kafka gave no answer for {resource} in {CALL_TIMEOUT:.0f}s") from exc
     except Exception as exc:  # the client's verdict on this resource is data
-        code, name, message = _error_of(exc)
+        code, name, message = error_of(exc)
         known = error_name(code) if code >= 0 else name
         return ResourceOutcome(resource, code, known if code >= 0 else name, message, fields, type(exc).__name__)
     return ResourceOutcome(resource, 0, "NONE", None, fields)
@@ -121,17 +120,17 @@ class ConfluentClient:
         if endpoint.username is not None:
             conf.update({"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
                          "sasl.username": endpoint.username, "sasl.password": endpoint.password or ""})
-        self._admin: Any = ck.AdminClient(conf)
+        self.library: Any = ck.AdminClient(conf)
         # What librdkafka sends once made (ApiVersions, Metadata) then precedes every call, instead of racing
         # a call the client refuses without a request of its own (a method its release lacks).
         poll(lambda: True if self._log.metadata else None, timeout=BOOTSTRAP_WAIT, interval=0.005,
-             pause=self._admin.poll)
+             pause=self.library.poll)
 
     def close(self) -> None:
         """Drop the librdkafka handle (releases cannot be closed explicitly in every version)."""
-        if self._admin is not None:
-            self._admin.poll(0)
-            self._admin = None
+        if self.library is not None:
+            self.library.poll(0)
+            self.library = None
 
     @staticmethod
     def _invoke(method: Callable[..., Any], argument: Any, options: dict[str, Any],
@@ -159,7 +158,11 @@ class ConfluentClient:
                 wanted.pop(name)
                 dropped.append(name)
 
-    def _request_version(self, mark: int, api: str) -> int | None:
+    def mark(self) -> int:
+        """Where the log of sent requests is now: ``request_version`` looks only at what was sent after it."""
+        return self._log.mark()
+
+    def request_version(self, mark: int, api: str) -> int | None:
         """The version of the last ``api`` request sent since ``mark``, asked once the call has answered.
 
         librdkafka queues "Sent ...Request" when it writes the request, before any answer can come, and
@@ -168,134 +171,35 @@ class ConfluentClient:
         without sending (a refusal of its own) used to wait 2 s here for a line that never comes.
         """
         for _ in range(LOG_DRAIN_EVENTS):
-            if not self._admin.poll(0):
+            if not self.library.poll(0):
                 break
         return poll(lambda: self._log.version_since(mark, api), timeout=LOG_GRACE, interval=0.05,
-                    pause=self._admin.poll)
+                    pause=self.library.poll)
 
-    def _call(self, operation: str, api: str, method: Callable[..., Any], argument: Any, options: dict[str, Any],
-              describe: Callable[[Any, Future[Any]], ResourceOutcome]) -> AdminResult:
+    def call(self, operation: str, api: str, method: Callable[..., Any], argument: Any, options: dict[str, Any],
+             describe: Callable[[Any, Future[Any]], ResourceOutcome]) -> AdminResult:
+        """``method`` of ``library`` (the AdminClient) with ``argument`` and the options this release takes;
+        each future it returns becomes an outcome through ``describe``, and the record carries the version of
+        the last ``api`` request librdkafka logged as sent: the public seam of this client."""
         mark = self._log.mark()
         dropped: list[str] = []
         try:
             futures = self._invoke(method, argument, options, dropped)
         except (KafkaException, ValueError, TypeError, NotImplementedError) as exc:
-            return AdminResult(operation, self.kind, self.version, self._request_version(mark, api),
+            return AdminResult(operation, self.kind, self.version, self.request_version(mark, api),
                                exception=type(exc).__name__, exception_message=str(exc),
                                unsupported_options=tuple(dropped), librdkafka_version=self.librdkafka_version)
         outcomes = tuple(describe(key, future) for key, future in futures.items())
-        return AdminResult(operation, self.kind, self.version, self._request_version(mark, api), outcomes,
+        return AdminResult(operation, self.kind, self.version, self.request_version(mark, api), outcomes,
                            unsupported_options=tuple(dropped), librdkafka_version=self.librdkafka_version)
-
-    def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False) -> AdminResult:
-        def new(topic: NewTopic) -> Any:
-            if topic.assignments:
-                assignment = [list(topic.assignments[p]) for p in sorted(topic.assignments)]
-                # librdkafka wants the partition count beside an assignment (it still sends -1 on the wire)
-                return ck.NewTopic(topic.name, len(assignment), replica_assignment=assignment,
-                                   config=dict(topic.configs))
-            return ck.NewTopic(topic.name, -1 if topic.partitions is None else topic.partitions,
-                               -1 if topic.replication_factor is None else topic.replication_factor,
-                               config=dict(topic.configs))
-
-        return self._call("create_topics", "CreateTopics", self._admin.create_topics, [new(t) for t in topics],
-                          {"validate_only": validate_only, "request_timeout": 30}, _outcome)
-
-    def create_partitions(self, partitions: Sequence[NewPartitions], *, validate_only: bool = False) -> AdminResult:
-        def new(p: NewPartitions) -> Any:
-            if p.assignments is None:  # an explicit None is refused as a bad assignment
-                return ck.NewPartitions(p.topic, p.total_count)
-            return ck.NewPartitions(p.topic, p.total_count, replica_assignment=[list(ids) for ids in p.assignments])
-
-        return self._call("create_partitions", "CreatePartitions", self._admin.create_partitions,
-                          [new(p) for p in partitions], {"validate_only": validate_only, "request_timeout": 30},
-                          _outcome)
-
-    def describe_configs(self, targets: Sequence[ConfigTarget], *, include_synonyms: bool = False,
-                         include_documentation: bool = False) -> AdminResult:
-        unknown = [t.resource_type for t in targets if t.resource_type not in _CONFIG_TYPES]
-        if unknown:
-            raise ConfigError(f"configs are described for topic and broker resources, not {unknown[0]!r}")
-        resources = [ck.ConfigResource(_CONFIG_TYPES[t.resource_type], t.name) for t in targets]
-        options = {"include_synonyms": include_synonyms, "include_documentation": include_documentation,
-                   "request_timeout": 30}
-        seen_fields: set[str] = set()
-
-        def describe(resource: Any, future: Future[Any]) -> ResourceOutcome:
-            label = f"{_type_label(resource)}:{resource.name}"
-            try:
-                entries = future.result(timeout=CALL_TIMEOUT)
-            except FutureTimeout as exc:
-                raise HarnessError(f"confluent-kafka gave no answer for {label} in {CALL_TIMEOUT:.0f}s") from exc
-            except Exception as exc:
-                code, err, message = _error_of(exc)
-                return ResourceOutcome(label, code, error_name(code) if code >= 0 else err, message, {},
-                                       type(exc).__name__)
-            configs = [_config_entry(entry) for entry in entries.values()]
-            for entry in configs:
-                seen_fields.update(entry)
-            return ResourceOutcome(label, 0, "NONE", None, {"configs": configs})
-
-        result = self._call("describe_configs", "DescribeConfigs", self._admin.describe_configs, resources,
-                            options, describe)
-        return dataclasses.replace(result, result_fields=tuple(f"configs.{f}" for f in _ENTRY_ORDER
-                                                                if f in seen_fields))
-
-    def list_topics(self, *, list_internal: bool = True) -> AdminResult:
-        """librdkafka lists every topic (no option to hide internal ones: reported, never dropped silently)."""
-        lacking = () if list_internal else ("list_internal",)
-        mark = self._log.mark()
-        try:
-            metadata = self._admin.list_topics(timeout=30)
-        except KafkaException as exc:
-            return AdminResult("list_topics", self.kind, self.version, self._request_version(mark, "Metadata"),
-                               exception=type(exc).__name__, exception_message=str(exc),
-                               unsupported_options=lacking, librdkafka_version=self.librdkafka_version)
-        outcomes = []
-        for name in sorted(metadata.topics):
-            topic = metadata.topics[name]
-            code = int(topic.error.code()) if topic.error is not None else 0
-            outcomes.append(ResourceOutcome.of(name, code, None, partitions=len(topic.partitions)))
-        return AdminResult("list_topics", self.kind, self.version, self._request_version(mark, "Metadata"),
-                           tuple(outcomes), ("partitions",), unsupported_options=lacking,
-                           librdkafka_version=self.librdkafka_version)
-
-    def create_acls(self, acls: Sequence[AclSpec]) -> AdminResult:
-        bindings = {}
-        for acl in acls:
-            binding = ck.AclBinding(
-                getattr(ck.ResourceType, acl.resource_type.upper()), acl.resource_name,
-                getattr(ck.ResourcePatternType, acl.pattern), acl.principal, acl.host,
-                getattr(ck.AclOperation, acl.operation), getattr(ck.AclPermissionType, acl.permission))
-            bindings[binding] = acl.label
-        return self._call("create_acls", "CreateAcls", self._admin.create_acls, list(bindings),
-                          {"request_timeout": 30}, lambda binding, future: _outcome(bindings[binding], future))
-
-
-    def describe_topics(self, names: Sequence[str] = ()) -> AdminResult:
-        """librdkafka's describe_topics (Metadata underneath: it has no DescribeTopicPartitions); the
-        request version recorded is of DescribeTopicPartitions, so None says it was not sent."""
-        if not hasattr(self._admin, "describe_topics"):
-            return AdminResult("describe_topics", self.kind, self.version, None, exception="NotImplementedError",
-                               exception_message=f"confluent-kafka {self.version} has no describe_topics",
-                               librdkafka_version=self.librdkafka_version)
-
-        def describe(name: str, future: Future[Any]) -> ResourceOutcome:
-            outcome = _outcome(name, future)
-            if outcome.error_code == 0:
-                return dataclasses.replace(outcome, fields={"partitions": len(future.result().partitions)})
-            return outcome
-
-        return self._call("describe_topics", "DescribeTopicPartitions", self._admin.describe_topics,
-                          confluent_kafka.TopicCollection(list(names)), {"request_timeout": 30}, describe)
 
 
 # Options that only ask for more detail; a release without them can still make the call.
 _DROPPABLE = frozenset({"include_synonyms", "include_documentation"})
-_ENTRY_ORDER = ("name", "value", "read_only", "source", "is_default", "sensitive", "synonyms", "type", "documentation")
+ENTRY_ORDER = ("name", "value", "read_only", "source", "is_default", "sensitive", "synonyms", "type", "documentation")
 
 
-def _type_label(resource: Any) -> str:
+def type_label(resource: Any) -> str:
     restype = getattr(resource, "restype", None)
     name = getattr(restype, "name", str(restype))
     return str(name).lower()
@@ -310,7 +214,7 @@ def _source(entry: Any) -> str:
     return "UNKNOWN" if name in ("UNKNOWN_CONFIG", "None") else name
 
 
-def _config_entry(entry: Any) -> dict[str, Any]:
+def config_entry(entry: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"name": entry.name, "value": entry.value, "read_only": bool(entry.is_read_only),
                            "source": _source(entry), "is_default": bool(entry.is_default),
                            "sensitive": bool(entry.is_sensitive)}

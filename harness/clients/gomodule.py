@@ -8,6 +8,8 @@ the rest through the module proxy and checks every module against go.sum and
 the checksum database as Go does by default.  Everything Go writes (module
 cache, build cache, its config and telemetry) stays under
 ``config.cache_dir / "adapters"``; nothing goes into the repository or ``~``.
+Every adapter's module also holds the kit the Go adapters share (``gokit/``
+beside this module, package ``kcompat/adapter/kit``), copied in at each build.
 A build is guarded by a file lock (two xdist workers installing at once build
 once), bounded in time, logged next to the binary, and stamped with a digest of
 its inputs so that a changed adapter source is built again.
@@ -43,6 +45,9 @@ PUBLISHED_MAX_AGE = 6 * 3600.0
 """Seconds a cached list of published releases answers before the proxy is asked again (a release published
 since is found then, or at once by ``check_release``)."""
 _RELEASE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+KIT = Path(__file__).resolve().parent / "gokit"
+"""The Go adapters' shared package: the protocol loop, result types, the recording connection, Kafka's error
+names; built into each adapter's module as ``kcompat/adapter/kit``."""
 
 
 def go_root(config: HarnessConfig) -> Path:
@@ -241,9 +246,10 @@ def build(kind: str, release: str, requires: Mapping[str, str], sources: Path, c
 
 
 def _stamp(sources: Path, go_mod: str) -> str:
+    """A digest of the build's inputs: the go.mod, the adapter's sources and the kit's (a changed kit rebuilds)."""
     digest = hashlib.sha256(go_mod.encode())
-    for source in sorted(sources.glob("*.go")):
-        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    for source in [*sorted(sources.glob("*.go")), *sorted(KIT.glob("*.go"))]:
+        digest.update(f"{source.parent.name}/{source.name}".encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()
 
 
@@ -263,6 +269,9 @@ def _build(kind: str, release: str, requires: Mapping[str, str], sources: Path, 
     log = home / "build.log"
     for source in sources.glob("*.go"):
         shutil.copy2(source, src / source.name)
+    (src / "kit").mkdir()
+    for source in KIT.glob("*.go"):
+        shutil.copy2(source, src / "kit" / source.name)
     (src / "go.mod").write_text(go_mod)
     report("go mod tidy: fetching modules (1/3)", log=log)
     run_go(["mod", "tidy"], config, cwd=src, timeout=BUILD_TIMEOUT, what=what, log=log)
@@ -279,5 +288,5 @@ def _build(kind: str, release: str, requires: Mapping[str, str], sources: Path, 
     (home / "adapter.partial").replace(home / "adapter")
 
 
-__all__ = ["build", "check_release", "go_command", "go_directive", "go_environment", "go_version", "module_file",
+__all__ = ["KIT", "build", "check_release", "go_command", "go_directive", "go_environment", "go_version", "module_file",
            "nearest", "plain_releases", "published", "release_key", "requirement"]

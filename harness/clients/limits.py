@@ -15,20 +15,25 @@ client's oldest (one that can't go that low refuses without a request).
 Each pass has a new client.  A measurement is cached per kind and release under the
 cache dir, with its date and how; ``limits.jsonl`` beside this module holds
 the measurements checked in (``kcompat clients limits REF --json`` writes
-its lines), read when the cache has none.  Nothing here is typed by hand.
+its lines), read when the cache has none.  A measurement goes stale per API:
+it records, for each API, a digest of the operations that send it
+(``api_digests``), so a new or changed operation has only its API measured
+again, into the rest.  Nothing here is typed by hand.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
+import hashlib
 import json
 import os
 import re
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from importlib import resources
 from pathlib import Path
 
@@ -54,12 +59,12 @@ TOPIC = "kcompat-limits"
 _API_NAMES = {key: name for key in api_key_map if (name := api_name(key)) is not None}
 
 
-def exercise(admin: AdminClient, api: str | None = None, stop: threading.Event | None = None) -> None:
-    """Every declared admin operation (``kcompat.harness.operations``), or those whose request is ``api``, as
-    its samples make it, until ``stop`` is set; results are not the point, and an operation the client's kind
-    does not implement is passed over."""
+def exercise(admin: AdminClient, apis: Collection[str] | None = None, stop: threading.Event | None = None) -> None:
+    """Every declared admin operation (``kcompat.harness.operations``), or those whose request is one of
+    ``apis``, as its samples make it, until ``stop`` is set; results are not the point, and an operation the
+    client's kind does not implement is passed over."""
     for operation in operations().values():
-        if api is not None and operation.api != api:
+        if apis is not None and operation.api not in apis:
             continue
         for args in operation.samples(TOPIC):
             if stop is not None and stop.is_set():
@@ -70,20 +75,35 @@ def exercise(admin: AdminClient, api: str | None = None, stop: threading.Event |
                 break
 
 
+@functools.cache
+def api_digests() -> dict[str, str]:
+    """Per API an operation sends, a digest of those operations (names and sample calls as the protocol writes
+    them): what a measurement of that API made, so one made before an operation was added or changed is stale
+    for that API alone."""
+    parts: dict[str, list[str]] = {}
+    for name, operation in sorted(operations().items()):
+        samples = json.dumps([dataclasses.asdict(args) for args in operation.samples(TOPIC)],
+                             sort_keys=True, default=str)
+        parts.setdefault(operation.api, []).append(f"{name}\0{samples}")
+    return {api: hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16] for api, lines in parts.items()}
+
+
 def call_apis() -> frozenset[str]:
     """The APIs ``exercise``'s calls are made of: the ones the open-ended pass looks beyond the ceiling for
     (a client's other requests, such as telemetry, are recorded as the first pass saw them)."""
     return frozenset(operation.api for operation in operations().values())
 
 
-def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
-    """Measure the release this Python has (the caller makes sure it is ``ref``'s); leaves threads behind
-    when a client hangs on the open-ended pass, so ``python -m kcompat.harness.clients.limits`` runs it and exits."""
+def measure_here(ref: ClientRef, config: HarnessConfig, only: frozenset[str] | None = None) -> ClientLimits:
+    """Measure the release this Python has (the caller makes sure it is ``ref``'s): every operation's APIs, or
+    those in ``only`` (the other APIs its calls send come along); leaves threads behind when a client hangs on
+    the open-ended pass, so ``python -m kcompat.harness.clients.limits`` runs it and exits."""
     apis = advertised()
+    measuring = call_apis() if only is None else call_apis() & only
     with StubBroker(apis) as stub:
         admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
         try:
-            exercise(admin)
+            exercise(admin, only)
         finally:
             admin.close()
         sent = stub.recording.versions()
@@ -92,11 +112,11 @@ def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
         raise HarnessError(f"{ref} against the stub broker: {problems[0]}")
     newest = {name: versions[-1] for name, versions in sent.items()}
     capped = {key for key, name in _API_NAMES.items()
-              if name in call_apis() and name in newest and newest[name] == apis[key][-1]}
+              if name in measuring and name in newest and newest[name] == apis[key][-1]}
     beyond = _beyond_ceiling(ref, config, apis, capped) if capped else {}
     newest.update(beyond)
     oldest = _oldest(ref, config, apis, {name: v for name, v in newest.items()  # ApiVersions goes out before
-                                         if name in call_apis() and name != "ApiVersions"})  # the offer is known
+                                         if name in measuring and name != "ApiVersions"})  # the offer is known
     version = admin.version
     under = getattr(admin, "librdkafka_version", None)
     client = f"{ref.kind} {version}" + (f" (librdkafka {under})" if under else "")
@@ -105,8 +125,9 @@ def measure_here(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
            "carried; the oldest: each API's calls again, the API offered at one version, from kio's oldest up, "
            "until the client sent it")
     program = kind(ref.kind).program
+    digests = {api: digest for api, digest in api_digests().items() if api in measuring}
     return ClientLimits(ref.kind, version, newest, oldest, datetime.datetime.now(datetime.UTC).date().isoformat(), how,
-                        tuple(sorted(operations())), program() if program is not None else None)
+                        tuple(sorted(operations())), program() if program is not None else None, digests)
 
 
 def _open_note(capped: set[int], beyond: Mapping[str, int]) -> str:
@@ -157,7 +178,7 @@ def _pass(ref: ClientRef, config: HarnessConfig, offered: dict[int, range], key:
     with StubBroker(offered) as stub:
         admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
         stop = threading.Event()
-        worker = threading.Thread(target=exercise, args=(admin, name, stop), daemon=True,
+        worker = threading.Thread(target=exercise, args=(admin, {name}, stop), daemon=True,
                                   name=f"kcompat-limits-{name}")
         worker.start()
         if until_sent:
@@ -185,11 +206,15 @@ def _let_go(admin: AdminClient, worker: threading.Thread) -> None:
         process.retire()
 
 
-def measure(ref: ClientRef, config: HarnessConfig, python: Path | str) -> ClientLimits:
-    """Measure ``ref`` in a child ``python`` that has it (this one, or its release's venv), bounded."""
+def measure(ref: ClientRef, config: HarnessConfig, python: Path | str, base: ClientLimits | None = None) \
+        -> ClientLimits:
+    """Measure ``ref`` in a child ``python`` that has it (this one, or its release's venv), bounded: every
+    API, or with ``base`` (a measurement of the same program) only the APIs stale in it, merged into it."""
     log = _cache(config) / f"{_slug(ref)}.measure.log"  # apart from the venv's install log
     log.parent.mkdir(parents=True, exist_ok=True)
-    command = [str(python), "-P", "-m", "kcompat.harness.clients.limits", str(ref), str(config.cache_dir)]
+    only = None if base is None else stale_apis(base)
+    command = [str(python), "-P", "-m", "kcompat.harness.clients.limits", str(ref), str(config.cache_dir),
+               *([",".join(sorted(only))] if only is not None else [])]
     with log.open("wb") as errors:
         try:
             done = subprocess.run(command, stdout=subprocess.PIPE, stderr=errors, timeout=MEASURE_TIMEOUT,
@@ -204,6 +229,8 @@ def measure(ref: ClientRef, config: HarnessConfig, python: Path | str) -> Client
         limits = ClientLimits.from_json(json.loads(lines[-1], parse_constant=_no_constant), str(log))
     except (ValueError, RecursionError) as exc:
         raise HarnessError(f"measuring {ref}'s limits printed no limits ({exc})", log=log) from exc
+    if base is not None and only is not None:
+        limits = merged(base, limits, only)
     path = _cache(config) / f"{_slug(ref)}.json"
     partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # a concurrent reader sees all of it or none
     partial.write_text(json.dumps(limits.as_json(), indent=1) + "\n")
@@ -261,20 +288,44 @@ def python_for(ref: ClientRef, config: HarnessConfig, log: Path) -> str:
 
 
 def measured(ref: ClientRef, config: HarnessConfig) -> ClientLimits:
-    """The cache's measurement, else the checked-in one, else measured now in this Python (which has it),
-    each only if it made every operation there is (``current``); the limits source of a kind whose client
-    can't be asked (``ClientKind.measured``)."""
-    for known in (cached(ref, config), checked_in().get(str(ref))):
-        if known is not None and current(known):
-            return known
+    """The cache's measurement, else the checked-in one, each only if it is ``current``; else the first of them
+    made by this program with only its stale APIs measured again (a new operation's), else measured now, all of
+    it, in this Python (which has it); the limits source of a kind whose client can't be asked
+    (``ClientKind.measured``)."""
+    known = [k for k in (cached(ref, config), checked_in().get(str(ref))) if k is not None]
+    for limits in known:
+        if current(limits):
+            return limits
+    for limits in known:
+        if stale_apis(limits) is not None:
+            return measure(ref, config, sys.executable, base=limits)
     return measure(ref, config, sys.executable)
 
 
-def current(limits: ClientLimits) -> bool:
-    """Whether a measurement made every operation there is now (one older than an operation never sent its
-    API, and would make the client look short of it), with the adapter program there is now."""
+def stale_apis(limits: ClientLimits) -> frozenset[str] | None:
+    """The APIs a measurement must make again: those whose operations are not what it measured (added,
+    changed, or none then: one that never sent an API would make the client look short of it); None where all
+    of it must, having run another adapter program than there is now."""
     program = kind(limits.kind).program
-    return set(operations()) <= set(limits.operations) and (program is None or limits.program == program())
+    if program is not None and limits.program != program():
+        return None
+    return frozenset(api for api, digest in api_digests().items() if limits.apis.get(api) != digest)
+
+
+def current(limits: ClientLimits) -> bool:
+    """Whether a measurement made every operation there is now, as it is, with the adapter program there is."""
+    return stale_apis(limits) == frozenset()
+
+
+def merged(base: ClientLimits, again: ClientLimits, apis: frozenset[str]) -> ClientLimits:
+    """``base`` with ``apis`` as measured ``again`` (and any API the new calls sent that ``base`` lacks)."""
+    def take(old: Mapping[str, int], new: Mapping[str, int]) -> dict[str, int]:
+        kept = {name: v for name, v in old.items() if name not in apis}
+        return {**kept, **{name: v for name, v in new.items() if name in apis or name not in old}}
+
+    how = f"{base.how}; {', '.join(sorted(apis))} measured again on {again.measured_at}, alone"
+    return dataclasses.replace(again, newest=take(base.newest, again.newest), oldest=take(base.oldest, again.oldest),
+                               how=how, apis={**base.apis, **again.apis})
 
 
 _KNOWN: dict[tuple[str, str], ClientLimits] = {}
@@ -289,11 +340,12 @@ def limits_of(client: AdminClient, ref: ClientRef, config: HarnessConfig) -> Cli
 
 
 def _main(argv: list[str]) -> None:
-    """``python -P -m kcompat.harness.clients.limits REF CACHE_DIR``: one line of JSON, then exit at once
-    (the open-ended pass may leave a client's calls waiting in a thread)."""
+    """``python -P -m kcompat.harness.clients.limits REF CACHE_DIR [API,...]``: one line of JSON (of those APIs
+    alone, where named), then exit at once (the open-ended pass may leave a client's calls waiting in a thread)."""
     ref = ClientRef.parse(argv[0]).resolved()
     config = HarnessConfig.resolve(cache_dir=Path(argv[1]))
-    limits = measure_here(ref, config)
+    only = frozenset(filter(None, argv[2].split(","))) if len(argv) > 2 else None
+    limits = measure_here(ref, config, only)
     if ref.version is not None and limits.release != ref.version:
         raise ConfigError(f"asked to measure {ref}, but this Python has {limits.ref}")
     sys.stdout.write(json.dumps(limits.as_json()) + "\n")

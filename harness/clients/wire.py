@@ -1,5 +1,13 @@
 """The wire client: admin requests at an exact version, decoded by kio, nothing hidden.
 
+Its public transport is ``WireClient.send``: an operation
+(``kcompat.harness.operations``) gives it an API key, the version the cell
+pins (or None: the highest both sides have) and a function building the
+request at the version chosen, and gets back the version sent and the
+decoded response; ``observed`` turns a refused version into the call's
+record.  What builds and decodes the request (kio today) is the operation's
+business, not the transport's.
+
 kio 0.5.0 is pinned because it still carries the request versions Kafka 4.0
 removed (CreateTopics v0-v1, DescribeConfigs v0, Metadata v0-v3): old brokers
 and KIP-108's v0/v1 claims need them; kio 0.6 dropped them.
@@ -16,7 +24,7 @@ import datetime
 import enum
 import functools
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from importlib.metadata import version as dist_version
 from typing import Any, TypeVar, cast
 
@@ -28,25 +36,18 @@ from ..protocol import (
     SaslRefused,
     WireConnection,
     api_name,
-    build_request,
     metadata_request,
-    nested_type,
     pick_version,
     request_fields,
 )
 from .base import (
     CONFIG_SOURCES,
     CONFIG_TYPES,
-    AclSpec,
     AdminResult,
-    ConfigTarget,
     Endpoint,
-    NewPartitions,
-    NewTopic,
-    ResourceOutcome,
 )
 
-METADATA, CREATE_TOPICS, DESCRIBE_CONFIGS, CREATE_ACLS, CREATE_PARTITIONS = 3, 19, 32, 30, 37
+METADATA, CREATE_ACLS = 3, 30
 DESCRIBE_ACLS, DESCRIBE_TOPIC_PARTITIONS = 29, 75
 CONFIG_RESOURCE_TYPES = {"topic": 2, "broker": 4}
 ACL_RESOURCE_TYPES = {"topic": 2, "group": 3, "cluster": 4}
@@ -96,25 +97,12 @@ def config_entry(raw: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
-def _nested(api_key: int, version: int, name: str) -> Callable[..., Any]:
-    factory: Callable[..., Any] = nested_type(api_key, version, name, **_EMPTY[api_key])
-    return factory
-
-
-_EMPTY: dict[int, dict[str, Any]] = {
-    CREATE_TOPICS: {"topics": (), "timeout": TIMEOUT},
-    CREATE_PARTITIONS: {"topics": (), "timeout": TIMEOUT, "validate_only": False},
-    DESCRIBE_CONFIGS: {"resources": ()},
-    CREATE_ACLS: {"creations": ()},
-    DESCRIBE_TOPIC_PARTITIONS: {"topics": ()},
-}
-
-
-def _result_fields(entity_type: type) -> tuple[str, ...]:
+def result_fields(entity_type: type) -> tuple[str, ...]:
+    """A response entity's fields at its version, less those every outcome carries anyway (name, error)."""
     return tuple(f.name for f in dataclasses.fields(entity_type) if f.name not in _OUTCOME_KEYS)
 
 
-class _Refused(Exception):
+class Refused(Exception):
     """The broker refused a request version it does not advertise; carries the record."""
 
     def __init__(self, result: AdminResult):
@@ -125,14 +113,14 @@ class _Refused(Exception):
 F = TypeVar("F", bound=Callable[..., AdminResult])
 
 
-def _observed(method: F) -> F:
+def observed(method: F) -> F:
     """A refused request version becomes the call's record instead of an exception."""
 
     @functools.wraps(method)
     def wrapper(*args: Any, **kwargs: Any) -> AdminResult:
         try:
             return method(*args, **kwargs)
-        except _Refused as refused:
+        except Refused as refused:
             return dataclasses.replace(refused.result, operation=method.__name__)
 
     return cast(F, wrapper)
@@ -160,7 +148,7 @@ class WireClient:
                     conn.authenticate_plain(self.endpoint.username, self.endpoint.password or "", offered)
             except SaslRefused as refused:
                 conn.close()
-                raise _Refused(AdminResult("connect", self.kind, self.version, None,
+                raise Refused(AdminResult("connect", self.kind, self.version, None,
                                            exception="SaslAuthenticationFailed",
                                            exception_message=str(refused))) from refused
             except BaseException:
@@ -186,19 +174,22 @@ class WireClient:
         self._connections.clear()
 
     def require(self, operation: str, api_key: int, version: int | None) -> dict[int, ApiVersionRange]:
-        """The broker's offered versions, once it is known to offer ``api_key``; else the refusal (``_Refused``,
-        caught by ``_observed``) before anything else is asked, as a client checks ApiVersions first."""
+        """The broker's offered versions, once it is known to offer ``api_key``; else the refusal (``Refused``,
+        caught by ``observed``) before anything else is asked, as a client checks ApiVersions first."""
         offered = self.api_versions()
         if version is None and api_key not in offered:
-            raise _Refused(AdminResult(operation, self.kind, self.version, None, exception="UnsupportedVersion",
+            raise Refused(AdminResult(operation, self.kind, self.version, None, exception="UnsupportedVersion",
                                        exception_message=f"the broker does not offer {api_name(api_key)}; "
                                                          "nothing was sent"))
         return offered
 
-    def _send(self, operation: str, api_key: int, version: int | None, build: Callable[[int, dict[str, bool]], Any],
-              options: dict[str, bool], *, to_controller: bool = False,
-              broker: tuple[str, int] | None = None) -> tuple[int, Any, tuple[str, ...]]:
+    def send(self, operation: str, api_key: int, version: int | None, build: Callable[[int, dict[str, bool]], Any],
+             options: dict[str, bool], *, to_controller: bool = False,
+             broker: tuple[str, int] | None = None) -> tuple[int, Any, tuple[str, ...]]:
         """Send at ``version`` (default: highest common); return (version sent, response, options left out).
+
+        ``build(version, options)`` makes the request; ``options`` are the
+        request's boolean fields the caller asks for.
 
         An option the version can't carry is left out and reported when it
         only asks for detail (synonyms, documentation); when it changes what
@@ -209,7 +200,7 @@ class WireClient:
         chosen = pick_version(api_key, offered) if version is None else version
         lacking = tuple(k for k, wanted in options.items() if wanted and k not in request_fields(api_key, chosen))
         if any(k not in DETAIL_OPTIONS for k in lacking):
-            raise _Refused(AdminResult(operation, self.kind, self.version, None, exception="UnsupportedOption",
+            raise Refused(AdminResult(operation, self.kind, self.version, None, exception="UnsupportedOption",
                                        exception_message=f"{api_name(api_key)} v{chosen} can't carry "
                                                          f"{', '.join(lacking)}; nothing was sent",
                                        unsupported_options=lacking))
@@ -219,178 +210,21 @@ class WireClient:
         try:
             return chosen, conn.send(request), lacking
         except WireError as exc:
-            self._drop(address)
+            self.drop(address)
             advertised = offered.get(api_key)
             if advertised is not None and advertised.min_version <= chosen <= advertised.max_version:
                 raise  # the broker offered this version: a dropped connection is an infra error
             offered_text = (f"v{advertised.min_version}-v{advertised.max_version}" if advertised
                             else "not offered at all")
-            raise _Refused(AdminResult(
+            raise Refused(AdminResult(
                 operation, self.kind, self.version, chosen, exception="UnsupportedVersion",
                 exception_message=f"broker advertises {api_name(api_key)} {offered_text}; "
                                   f"v{chosen} was answered with: {exc}")) from exc
 
-    def _drop(self, address: tuple[str, int]) -> None:
+    def drop(self, address: tuple[str, int]) -> None:
+        """Close and forget the connection to ``address`` (the next call opens another): after a broken frame."""
         if (found := self._connections.pop(address, None)) is not None:
             found[0].close()
-
-    # -- operations ---------------------------------------------------------------
-    @_observed
-    def create_topics(self, topics: Sequence[NewTopic], *, validate_only: bool = False,
-                      version: int | None = None) -> AdminResult:
-        def build(v: int, options: dict[str, bool]) -> Any:
-            topic, assignment, config = (_nested(CREATE_TOPICS, v, n) for n in
-                                         ("CreatableTopic", "CreatableReplicaAssignment", "CreatableTopicConfig"))
-            entities = tuple(topic(
-                name=t.name,
-                num_partitions=-1 if t.partitions is None or t.assignments else t.partitions,
-                replication_factor=-1 if t.replication_factor is None or t.assignments else t.replication_factor,
-                assignments=tuple(assignment(partition_index=p, broker_ids=tuple(ids))
-                                  for p, ids in sorted((t.assignments or {}).items())),
-                configs=tuple(config(name=k, value=val) for k, val in sorted(t.configs.items())),
-            ) for t in topics)
-            return build_request(CREATE_TOPICS, v, topics=entities, timeout=TIMEOUT, **options)
-
-        sent, response, lacking = self._send("create_topics", CREATE_TOPICS, version, build,
-                                             {"validate_only": validate_only}, to_controller=True)
-        outcomes = []
-        for item in response.topics:
-            raw = plain(item)
-            fields = {k: raw[k] for k in _result_fields(type(item))}
-            if fields.get("configs") is not None:
-                fields["configs"] = [config_entry(c) for c in fields["configs"]]
-            outcomes.append(ResourceOutcome.of(str(item.name), int(item.error_code), raw.get("error_message"),
-                                               **fields))
-        result_type = type(response.topics[0]) if response.topics else None
-        return AdminResult("create_topics", self.kind, self.version, sent, tuple(outcomes),
-                           _result_fields(result_type) if result_type else (), unsupported_options=lacking)
-
-    @_observed
-    def create_partitions(self, partitions: Sequence[NewPartitions], *, validate_only: bool = False,
-                          version: int | None = None, broker: tuple[str, int] | None = None) -> AdminResult:
-        """To the controller (KIP-195), unless ``broker`` names another (to observe what it answers)."""
-        def build(v: int, options: dict[str, bool]) -> Any:
-            topic, assignment = (_nested(CREATE_PARTITIONS, v, n)
-                                 for n in ("CreatePartitionsTopic", "CreatePartitionsAssignment"))
-            entities = tuple(topic(
-                name=p.topic, count=p.total_count,
-                assignments=None if p.assignments is None else
-                tuple(assignment(broker_ids=tuple(ids)) for ids in p.assignments),
-            ) for p in partitions)
-            return build_request(CREATE_PARTITIONS, v, topics=entities, timeout=TIMEOUT, **options)
-
-        sent, response, lacking = self._send("create_partitions", CREATE_PARTITIONS, version, build,
-                                             {"validate_only": validate_only}, to_controller=True, broker=broker)
-        outcomes = tuple(ResourceOutcome.of(str(r.name), int(r.error_code), r.error_message)
-                         for r in response.results)
-        return AdminResult("create_partitions", self.kind, self.version, sent, outcomes, unsupported_options=lacking)
-
-    @_observed
-    def describe_configs(self, targets: Sequence[ConfigTarget], *, include_synonyms: bool = False,
-                         include_documentation: bool = False, version: int | None = None) -> AdminResult:
-        def build(v: int, options: dict[str, bool]) -> Any:
-            resource = _nested(DESCRIBE_CONFIGS, v, "DescribeConfigsResource")
-            entities = tuple(resource(resource_type=config_resource_type(t.resource_type),
-                                      resource_name=t.name, configuration_keys=None) for t in targets)
-            return build_request(DESCRIBE_CONFIGS, v, resources=entities, **options)
-
-        sent, response, lacking = self._send(
-            "describe_configs", DESCRIBE_CONFIGS, version, build,
-            {"include_synonyms": include_synonyms, "include_documentation": include_documentation})
-        outcomes = []
-        entry_fields: tuple[str, ...] = ()
-        for item in response.results:
-            raw = plain(item)
-            configs = [config_entry(c) for c in raw["configs"]]
-            if item.configs:
-                entry_fields = tuple(configs[0])
-            outcomes.append(ResourceOutcome.of(f"{_type_name(raw['resource_type'])}:{item.resource_name}",
-                                               int(item.error_code), raw["error_message"], configs=configs))
-        return AdminResult("describe_configs", self.kind, self.version, sent, tuple(outcomes),
-                           tuple(f"configs.{name}" for name in entry_fields), unsupported_options=lacking)
-
-    @_observed
-    def list_topics(self, *, list_internal: bool = True, version: int | None = None) -> AdminResult:
-        """Metadata for every topic; the protocol has no option to hide internal topics (reported if asked)."""
-        conn, offered = self.connection()
-        version = max(1, pick_version(METADATA, offered)) if version is None else version
-        response = conn.send(metadata_request(version, None if version >= 1 else ()))  # v0: empty means all
-        flagged = version >= 1  # Metadata v0 has no is_internal
-        outcomes = tuple(ResourceOutcome.of(str(t.name), int(t.error_code), None, partitions=len(t.partitions),
-                                            **({"internal": bool(t.is_internal)} if flagged else {}))
-                         for t in sorted(response.topics, key=lambda t: str(t.name)))
-        return AdminResult("list_topics", self.kind, self.version, version, outcomes,
-                           ("internal", "partitions") if flagged else ("partitions",),
-                           unsupported_options=() if list_internal else ("list_internal",))
-
-    @_observed
-    def create_acls(self, acls: Sequence[AclSpec], *, version: int | None = None) -> AdminResult:
-        def build(v: int, options: dict[str, bool]) -> Any:
-            creation = _nested(CREATE_ACLS, v, "AclCreation")
-            entities = tuple(creation(
-                resource_type=ACL_RESOURCE_TYPES[a.resource_type], resource_name=a.resource_name,
-                resource_pattern_type=ACL_PATTERNS[a.pattern], principal=a.principal, host=a.host,
-                operation=ACL_OPERATIONS[a.operation], permission_type=ACL_PERMISSIONS[a.permission],
-            ) if v >= 1 else creation(
-                resource_type=ACL_RESOURCE_TYPES[a.resource_type], resource_name=a.resource_name,
-                principal=a.principal, host=a.host, operation=ACL_OPERATIONS[a.operation],
-                permission_type=ACL_PERMISSIONS[a.permission],
-            ) for a in acls)
-            return build_request(CREATE_ACLS, v, creations=entities)
-
-        sent, response, _ = self._send("create_acls", CREATE_ACLS, version, build, {})
-        outcomes = tuple(ResourceOutcome.of(a.label, int(r.error_code), r.error_message)
-                         for a, r in zip(acls, response.results, strict=False))  # fewer results: recorded as seen
-        return AdminResult("create_acls", self.kind, self.version, sent, outcomes)
-
-
-    @_observed
-    def describe_acls(self, resource_type: str, resource_name: str | None = None, *,
-                      version: int | None = None) -> AdminResult:
-        """Every binding on resources of a type (and name, literal), any principal, operation and permission:
-        one outcome per binding, named as ``AclSpec.label`` names it."""
-        def build(v: int, options: dict[str, bool]) -> Any:
-            pattern = {"pattern_type_filter": ACL_ANY} if v >= 1 else {}
-            return build_request(DESCRIBE_ACLS, v, resource_type_filter=ACL_RESOURCE_TYPES[resource_type],
-                                 resource_name_filter=resource_name, principal_filter=None, host_filter=None,
-                                 operation=ACL_ANY, permission_type=ACL_ANY, **pattern)
-
-        sent, response, _ = self._send("describe_acls", DESCRIBE_ACLS, version, build, {})
-        if int(response.error_code) != 0:
-            return AdminResult("describe_acls", self.kind, self.version, sent,
-                               (ResourceOutcome.of(f"{resource_type}:{resource_name or '*'}", int(response.error_code),
-                                                   response.error_message),))
-        types = {v: k for k, v in ACL_RESOURCE_TYPES.items()}
-        operations = {v: k for k, v in ACL_OPERATIONS.items()}
-        permissions = {v: k for k, v in ACL_PERMISSIONS.items()}
-        outcomes = tuple(ResourceOutcome.of(
-            f"{types.get(int(r.resource_type), r.resource_type)}:{r.resource_name}:{a.principal}:"
-            f"{operations.get(int(a.operation), a.operation)}:{permissions.get(int(a.permission_type), a.permission_type)}",
-            0, None, host=a.host) for r in response.resources for a in r.acls)
-        return AdminResult("describe_acls", self.kind, self.version, sent, outcomes, ("host",))
-
-    @_observed
-    def describe_topics(self, names: Sequence[str] = (), *, version: int | None = None) -> AdminResult:
-        """DescribeTopicPartitions (KIP-966) of the named topics; with no names, of every topic the principal
-        may Describe (the API's listing mode), following its cursor to the end."""
-        outcomes: list[ResourceOutcome] = []
-        cursor: Any = None
-        while True:
-            def build(v: int, options: dict[str, bool], after: Any = cursor) -> Any:
-                topic = _nested(DESCRIBE_TOPIC_PARTITIONS, v, "TopicRequest")
-                start = None if after is None else _nested(DESCRIBE_TOPIC_PARTITIONS, v, "Cursor")(
-                    topic_name=after.topic_name, partition_index=after.partition_index)
-                return build_request(DESCRIBE_TOPIC_PARTITIONS, v, topics=tuple(topic(name=n) for n in names),
-                                     response_partition_limit=2000, cursor=start)
-
-            sent, response, _ = self._send("describe_topics", DESCRIBE_TOPIC_PARTITIONS, version, build, {})
-            outcomes += [ResourceOutcome.of(str(t.name), int(t.error_code), None, partitions=len(t.partitions),
-                                            internal=bool(t.is_internal)) for t in response.topics]
-            if response.next_cursor is None:
-                break
-            cursor = response.next_cursor
-        return AdminResult("describe_topics", self.kind, self.version, sent, tuple(outcomes),
-                           ("partitions", "internal"))
 
 
 def config_resource_type(name: str) -> int:
@@ -401,8 +235,4 @@ def config_resource_type(name: str) -> int:
                           f"not {name!r}") from None
 
 
-def _type_name(code: int) -> str:
-    return {v: k for k, v in CONFIG_RESOURCE_TYPES.items()}.get(code, str(code))
-
-
-__all__ = ["WireClient", "WireError", "plain", "config_entry"]
+__all__ = ["Refused", "WireClient", "WireError", "config_entry", "observed", "plain", "result_fields"]

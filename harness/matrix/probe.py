@@ -22,6 +22,11 @@ from ..clients import AclSpec, AdminClient, AdminResult, NewTopic, error_name
 from ..clients.wire import CREATE_ACLS, DESCRIBE_ACLS, WireClient
 from ..errors import AdminToolRefused
 from ..operations import Operation, perform
+from ..operations.create_acls import CREATE_ACLS as CREATE_ACLS_OPERATION
+from ..operations.create_acls import CreateAclsArgs
+from ..operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
+from ..operations.describe_acls import DESCRIBE_ACLS as DESCRIBE_ACLS_OPERATION
+from ..operations.describe_acls import AclFilter, DescribeAclsArgs
 from ..protocol import METADATA, metadata_request, pick_version
 from ..providers import Cluster
 from ..tools import add_acls_zookeeper, list_acls_zookeeper
@@ -118,11 +123,7 @@ class ProbeContext:
         brokers without it (0.10.2) the release's AclCommand ``--list`` against ZooKeeper."""
         if DESCRIBE_ACLS not in {r.api_key for r in self.cluster.api_versions}:
             return list_acls_zookeeper(self.store, self.cluster, resource_type, name)
-        listed = self.admin.describe_acls(resource_type, name)
-        if listed.exception:
-            raise ProbeFailed(f"set-up: DescribeAcls of {resource_type} {name} as the super user gave "
-                              f"{listed.exception}: {listed.exception_message}")
-        return {r.resource for r in listed.resources if r.error_code == 0}
+        return listed_bindings(self.admin, resource_type, name)
 
     def grant_topic(self, name: str) -> None:
         """Set-up: the claim's ``topic_acl`` operation on topic ``name`` (literal) for the cell's user."""
@@ -133,8 +134,8 @@ class ProbeContext:
     def create_topic(self, name: str, configs: Mapping[str, str] | None = None, *, partitions: int = 1,
                      replication_factor: int = 1) -> None:
         """Set-up: a topic created by the super user; an error is ``ProbeFailed``."""
-        result = self.admin.create_topics([NewTopic(name, partitions, replication_factor,
-                                                    configs=dict(configs or {}))])
+        result = perform(self.admin, CREATE_TOPICS, CreateTopicsArgs([NewTopic(name, partitions, replication_factor,
+                                                                                configs=dict(configs or {}))]))
         outcome = result.resources[0] if result.resources else None
         if result.exception or outcome is None or outcome.error_code != 0:
             raise ProbeFailed(f"set-up: creating topic {name} as the super user gave "
@@ -168,7 +169,7 @@ def grant_acls(cluster: Cluster, admin: WireClient, acls: Sequence[AclSpec], sto
     if not wanted:
         return
     if CREATE_ACLS in advertised:
-        result = admin.create_acls(wanted)
+        result = perform(admin, CREATE_ACLS_OPERATION, CreateAclsArgs(wanted))
         refused = [r for r in result.resources if r.error_code != 0]
         if result.exception or refused:
             raise ProbeFailed(f"set-up: the authorizer refused ACL(s) {', '.join(a.label for a in wanted)}: "
@@ -192,7 +193,7 @@ def _await_effect(cluster: Cluster, admin: WireClient, check: AclCheck) -> None:
     try:
         for _ in attempts(ACL_WAIT, interval=0.2):
             if check.request == "create_topics":
-                result = checker.create_topics([NewTopic(check.topic, 1, 1)], validate_only=True)
+                result = perform(checker, CREATE_TOPICS, CreateTopicsArgs([NewTopic(check.topic, 1, 1)], True))
                 error = result.resources[0].error_name if result.resources else result.exception
                 if error not in _AUTH_ERRORS:
                     return
@@ -218,6 +219,18 @@ def _metadata_error(client: WireClient, topic: str) -> str:
     return error_name(int(named[0].error_code)) if named else "NO_ANSWER"
 
 
+def listed_bindings(admin: WireClient, resource_type: str, name: str) -> set[str]:
+    """Every binding on a resource of any pattern type (``AclSpec.label``s), as the super user's DescribeAcls
+    lists them (v0 has no pattern types: literal bindings only)."""
+    offered = admin.api_versions().get(DESCRIBE_ACLS)
+    pattern = "ANY" if offered is not None and offered.max_version >= 1 else "LITERAL"
+    result = perform(admin, DESCRIBE_ACLS_OPERATION, DescribeAclsArgs(AclFilter(resource_type, name, pattern=pattern)))
+    if result.exception:
+        raise ProbeFailed(f"set-up: DescribeAcls of {resource_type} {name} as the super user gave "
+                          f"{result.exception}: {result.exception_message}")
+    return {b for r in result.resources if r.error_code == 0 for b in r.fields.get("bindings") or ()}
+
+
 def await_acls(admin: WireClient, acls: Sequence[AclSpec]) -> None:
     """Wait (bounded) until DescribeAcls lists every binding: the broker's authorizer answers DescribeAcls
     from the ACLs it applies (ZooKeeper's cache, KRaft's metadata image), so listed means applied."""
@@ -226,11 +239,7 @@ def await_acls(admin: WireClient, acls: Sequence[AclSpec]) -> None:
     for _ in attempts(ACL_WAIT, interval=0.2):
         listed = set()
         for resource_type, name in {(a.resource_type, a.resource_name) for a in acls}:
-            result = admin.describe_acls(resource_type, name)
-            if result.exception:
-                raise ProbeFailed(f"set-up: DescribeAcls of {resource_type} {name} as the super user gave "
-                                  f"{result.exception}: {result.exception_message}")
-            listed.update(r.resource for r in result.resources if r.error_code == 0)
+            listed |= listed_bindings(admin, resource_type, name)
         if wanted <= listed:
             return
     raise ProbeFailed(f"set-up: ACL(s) {', '.join(sorted(wanted - listed))} were created but DescribeAcls "

@@ -1,20 +1,25 @@
-"""Admin operations, each one declared thing: its arguments, its neutral result, the API whose version it records.
+"""Admin operations: each one folder holding everything about it, found by its name.
 
-An operation is one module of this package (file name = operation name)
-declaring an ``Operation``: the name (the ``AdminResult``'s ``operation``,
-the Java sidecar's op), a frozen dataclass of typed arguments, the Kafka API
-whose request version the result records, and the sample calls the client
-limits are measured with.  A caller passes the declared object and an
-argument value (``perform(client, CREATE_TOPICS, CreateTopicsArgs(...))``),
-so mypy checks both.  Its result is an ``AdminResult`` whatever the client.
+An operation is one package of this package (folder name = operation name).
+Its ``__init__`` declares an ``Operation``: the name (the ``AdminResult``'s
+``operation``, the adapters' handler), a frozen dataclass of typed arguments,
+the Kafka API whose request version the result records, the sample calls the
+client limits are measured with, and the Java sidecar's class that performs it
+(``ops/<java_class>.java``, compiled with each kafka-clients release).  A
+caller passes the declared object and an argument value
+(``perform(client, CREATE_TOPICS, CreateTopicsArgs(...))``), so mypy checks
+both.  Its result is an ``AdminResult`` whatever the client.
 
-Each client kind implements it in a module named after it inside the kind's
-package (``harness/clients/kinds/<kind>/<operation>.py``), registered with
-``@OPERATION.implement(ClientClass)``; ``perform`` imports that module the
-first time a client of the kind performs the operation.  A kind whose client
-runs any operation by name (a sidecar: ``ClientKind.perform_by_name``) needs
-no module where the arguments' JSON is what the sidecar reads.  Adding an
-operation edits no existing file.
+Beside the spec, the folder holds each client kind's implementation in a
+module named after the kind (``wire.py``, ``confluent.py``; ``kafka_python.py``
+for ``kafka-python``), registered with ``@OPERATION.implement(ClientClass)``
+and imported the first time a client of the kind performs the operation; a
+kind whose client runs any operation by name (a sidecar, an adapter:
+``ClientKind.perform_by_name``) needs none.  The probes that observe the
+operation are ``probe.py`` (the probe named after it) and ``probe_<name>.py``
+(``kcompat.harness.matrix.probes``), and a set-up only they use is
+``setup.py``.  Adding an operation is adding a folder; no existing file
+changes.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from ..clients.base import AdminClient, AdminResult
-from ..clients.kinds import kind, package_of
+from ..clients.kinds import kind
 from ..errors import HarnessError
 
 A = TypeVar("A")
@@ -52,6 +57,9 @@ class Operation(Generic[A]):
     about: str
     samples: Callable[[str], Sequence[A]]
     """The calls ``kcompat.harness.clients.limits.exercise`` makes against the stub broker, given a topic name."""
+    java_class: str = ""
+    """The Java sidecar's class performing it (``ops/ListOffsets.java``; "" where it has none): the sidecar
+    finds it by the operation's name, so it is that name in CamelCase."""
     _implementations: dict[type, Callable[..., AdminResult]] = field(default_factory=dict, repr=False)
 
     def implement(self, client: type[C]) -> Callable[[Implementation[C, A]], Implementation[C, A]]:
@@ -76,8 +84,8 @@ def perform(client: AdminClient, operation: Operation[A], args: A, *, version: i
     ``NoImplementation`` when its kind has none."""
     implementation = operation.implementation(client)
     if implementation is None:
-        module = f"{package_of(client.kind)}.{operation.name}"
-        if importlib.util.find_spec(module) is not None:
+        module = implementation_module(operation.name, client.kind)
+        if importlib.util.find_spec(module.rpartition(".")[0]) is not None and importlib.util.find_spec(module):
             importlib.import_module(module)  # registers it
             implementation = operation.implementation(client)
     if implementation is not None:
@@ -85,21 +93,36 @@ def perform(client: AdminClient, operation: Operation[A], args: A, *, version: i
     by_name = kind(client.kind).perform_by_name
     if by_name is None:
         raise NoImplementation(f"{client.kind} has no implementation of {operation.name} "
-                               f"(harness/clients/kinds/{package_of(client.kind).rsplit('.', 1)[-1]}/{operation.name}.py)")
+                               f"(harness/operations/{operation.name}/{module_name(client.kind)}.py)")
     return by_name(client, operation.name, args)
+
+
+def module_name(kind: str) -> str:
+    """The module of an operation's folder implementing it for a kind (``kafka-python`` -> ``kafka_python``)."""
+    return kind.replace("-", "_")
+
+
+def implementation_module(operation: str, kind: str) -> str:
+    return f"{__name__}.{operation}.{module_name(kind)}"
 
 
 @functools.cache
 def operations() -> dict[str, Operation[Any]]:
-    """Every declared operation by name: the ``Operation`` of each module of this package named after it."""
+    """Every declared operation by name: the ``Operation`` each folder of this package declares, named after it."""
     found: dict[str, Operation[Any]] = {}
-    for module in pkgutil.iter_modules(__path__):
-        loaded = importlib.import_module(f"{__name__}.{module.name}")
-        declared = [v for v in vars(loaded).values() if isinstance(v, Operation) and v.name == module.name]
+    for module in folders():
+        loaded = importlib.import_module(f"{__name__}.{module}")
+        declared = [v for v in vars(loaded).values() if isinstance(v, Operation) and v.name == module]
         if len(declared) != 1:
-            raise HarnessError(f"harness/operations/{module.name}.py declares no Operation named {module.name!r}")
-        found[module.name] = declared[0]
+            raise HarnessError(f"harness/operations/{module}/__init__.py declares no Operation named {module!r}")
+        found[module] = declared[0]
     return found
 
 
-__all__ = ["Implementation", "NoImplementation", "Operation", "operations", "perform"]
+def folders() -> tuple[str, ...]:
+    """The operations' folders, without importing them (the probe registry reads them too)."""
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg and not m.name.startswith("_")))
+
+
+__all__ = ["Implementation", "NoImplementation", "Operation", "folders", "implementation_module", "module_name",
+           "operations", "perform"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kcompat.harness import HarnessConfig
-from kcompat.harness.clients.limits import checked_in, measure_here
+from kcompat.harness.clients.limits import api_digests, checked_in, measure_here
 from kcompat.harness.clients.kinds.confluent import installed_confluent
 from kcompat.harness.clients.ref import ClientRef
 from kcompat.harness.protocol import client_versions
@@ -116,6 +116,25 @@ def test_an_adapter_release_is_built_as_one_step_and_measured_at_both_ends(tmp_p
     assert {api: oldest for api, (oldest, _) in rows.items() if oldest != "-"} == {
         k: f"v{v}" for k, v in recorded["oldest"].items()} and recorded["oldest"]
     assert not any(line.endswith(" ") for line in table)
+
+
+@pytest.mark.parametrize("ref", ["franz-go:1.22.2", "sarama:1.61.1", "kafka-go:0.4.51"])
+def test_a_go_adapter_measures_as_checked_in_with_what_it_measured_per_api(tmp_path: Path, ref: str) -> None:
+    """`kcompat clients limits <Go kind>:<release> --json`, built from its handlers and the kit the Go adapters
+    share, in a cache of its own (sharing only Go's module and build caches): the versions are the checked-in
+    ones, and the line records per API the digest of the operations that sent it, so that a new operation
+    makes only its own API stale."""
+    shared = HarnessConfig.resolve().cache_dir / "adapters" / "go"
+    shared.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "adapters").mkdir()
+    (tmp_path / "adapters" / "go").symlink_to(shared)
+    done = kcompat("clients", "limits", ref, "--json", env={**os.environ, "KCOMPAT_CACHE_DIR": str(tmp_path)},
+                   timeout=900)
+    measured = json.loads(_ok(done).splitlines()[-1])
+    line = checked_in()[ref]
+    assert (measured["newest"], measured["oldest"]) == (dict(line.newest), dict(line.oldest)), \
+        f"re-measured {ref} differs from harness/clients/limits.jsonl"
+    assert measured["apis"] == api_digests() == dict(line.apis)
 
 
 def test_the_help_names_every_measured_kind() -> None:

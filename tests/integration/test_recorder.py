@@ -14,6 +14,11 @@ from typing import Any
 import psutil
 import pytest
 
+from kcompat.harness.operations import perform
+from kcompat.harness.operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
+from kcompat.harness.operations.describe_configs import DESCRIBE_CONFIGS, DescribeConfigsArgs
+from kcompat.harness.operations.describe_topics import DESCRIBE_TOPICS, DescribeTopicsArgs
+from kcompat.harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
 from kcompat.harness import ClusterSpec, SaslSpec
 from kcompat.harness.clients import AdminClient, AdminResult, ConfigTarget, NewTopic
 from kcompat.harness.clients.java import JavaClient
@@ -81,14 +86,14 @@ def test_each_client_sends_what_it_reports(kafka_cluster_factory, through, uniqu
     recorder, admin = through(cluster, client)
     mark = recorder.traffic.mark()
     topic = unique_topic("kc-rec")
-    created = admin.create_topics([NewTopic(topic, 1, 1)])
+    created = perform(admin, CREATE_TOPICS, CreateTopicsArgs([NewTopic(topic, 1, 1)]))
     assert created.resource(topic).error_name == "NONE", created
     _same_as_reported(recorder, mark, created, "CreateTopics")
     mark = recorder.traffic.mark()
-    described = admin.describe_configs([ConfigTarget("topic", topic)])
+    described = perform(admin, DESCRIBE_CONFIGS, DescribeConfigsArgs([ConfigTarget("topic", topic)]))
     _same_as_reported(recorder, mark, described, "DescribeConfigs")
     mark = recorder.traffic.mark()
-    listed = admin.list_topics()
+    listed = perform(admin, LIST_TOPICS, ListTopicsArgs())
     assert recorder.traffic.sent_since(mark, "Metadata"), listed
     offered = recorder.traffic.offered()
     assert {r.api_key: (r.min_version, r.max_version) for r in offered.values()} == {
@@ -103,10 +108,10 @@ def test_every_broker_of_three_is_reached_through_the_recorder(kafka_cluster_fac
     cluster = kafka_cluster_factory(ClusterSpec.of("3.9", "kraft", nodes=3))
     recorder, admin = through(cluster, client)
     topic = unique_topic("kc-rec3")
-    created = admin.create_topics([NewTopic(topic, 3, 3)])
+    created = perform(admin, CREATE_TOPICS, CreateTopicsArgs([NewTopic(topic, 3, 3)]))
     assert created.resource(topic).error_name == "NONE", created
     for broker in cluster.brokers:  # a broker's own configs are answered by that broker: one connection each
-        admin.describe_configs([ConfigTarget("broker", str(broker.node_id))])
+        perform(admin, DESCRIBE_CONFIGS, DescribeConfigsArgs([ConfigTarget("broker", str(broker.node_id))]))
     connections = recorder.traffic.connections()
     brokers = {f"{b.host}:{b.port}" for b in cluster.brokers}
     if client == "wire":  # it sends to its bootstrap broker, and creates at the controller Metadata names
@@ -127,7 +132,7 @@ def test_sasl_clients_are_recorded_after_authenticating(kafka_cluster_factory, t
     recorder, admin = through(cluster, client, "alice")
     mark = recorder.traffic.mark()
     topic = unique_topic("kc-recsasl")
-    created = admin.create_topics([NewTopic(topic, 1, 1)])
+    created = perform(admin, CREATE_TOPICS, CreateTopicsArgs([NewTopic(topic, 1, 1)]))
     # alice has no ACL: before 2.0, creating needs Create on the cluster
     denied = "CLUSTER_AUTHORIZATION_FAILED" if broker[0] == "0.10.2" else "TOPIC_AUTHORIZATION_FAILED"
     assert created.resource(topic).error_name == denied, created
@@ -180,9 +185,9 @@ def test_kafka_4_versions_kio_lacks_are_followed(kafka_cluster_factory, through,
     cluster = kafka_cluster_factory(ClusterSpec.of("4.4", "kraft"))
     recorder, admin = through(cluster, client)
     mark = recorder.traffic.mark()
-    listed = admin.list_topics()
+    listed = perform(admin, LIST_TOPICS, ListTopicsArgs())
     _same_as_reported(recorder, mark, listed, "Metadata")
-    admin.describe_topics([unique_topic("kc-absent")])  # java: DescribeTopicPartitions, after DescribeCluster
+    perform(admin, DESCRIBE_TOPICS, DescribeTopicsArgs([unique_topic("kc-absent")]))  # java: DescribeTopicPartitions, after DescribeCluster
     assert recorder.traffic.problems == []
     assert _direct(cluster, recorder, admin) == []
 

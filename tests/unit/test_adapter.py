@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from kcompat.harness.clients.adapter import (
+    PROTOCOL,
     AdapterClient,
     AdapterProcess,
     Launch,
+    api_keys,
     check_published,
     protocol_args,
 )
@@ -19,8 +21,13 @@ from kcompat.harness.clients.base import AclSpec, ConfigTarget, Endpoint
 from kcompat.harness.errors import ConfigError, HarnessError
 from kcompat.harness.operations import operations
 from kcompat.harness.operations.create_acls import CreateAclsArgs
+from kcompat.harness.operations.create_topics import CreateTopicsArgs
 from kcompat.harness.operations.describe_configs import DescribeConfigsArgs
+from kcompat.harness.operations.describe_topics import DescribeTopicsArgs
+from kcompat.harness.operations.list_topics import ListTopicsArgs
 
+READY = json.dumps({"ready": "1.0.0", "protocol": PROTOCOL})
+"""The ready line of a scripted adapter of release 1.0.0."""
 ANSWER = {"request_version": None, "resources": [{"resource": "t1", "error_code": 36, "error_name":
           "TOPIC_ALREADY_EXISTS", "error_message": "exists", "fields": {}, "exception": "KafkaJSProtocolError"}],
           "result_fields": [], "exception": None, "exception_message": None, "unsupported_options": ["validate_only"]}
@@ -40,7 +47,7 @@ def _adapter(tmp_path: Path, ready: object, answer: object = None) -> AdapterPro
 
 
 def test_an_undeclared_operation_is_the_client_lacking_it_and_is_never_sent(tmp_path: Path) -> None:
-    process = _adapter(tmp_path, {"ready": "1.0.0", "protocol": 2, "operations": ["create_topics"]},
+    process = _adapter(tmp_path, {"ready": "1.0.0", "protocol": PROTOCOL, "operations": ["create_topics"]},
                        ANSWER)
     client = AdapterClient("test", Endpoint("127.0.0.1:9"), "1.0.0", process)
     try:
@@ -48,20 +55,21 @@ def test_an_undeclared_operation_is_the_client_lacking_it_and_is_never_sent(tmp_
         assert lacking.exception == "NotImplementedError" and "declares no operation delete_topics" in str(
             lacking.exception_message)
         assert not (tmp_path / "requests.jsonl").exists()
-        made = client.create_topics([], validate_only=True)
+        made = client.perform_by_name("create_topics", CreateTopicsArgs([], validate_only=True))
         assert made.resource("t1").error_name == "TOPIC_ALREADY_EXISTS"
         assert made.unsupported_options == ("validate_only",) and made.client == "test"
         sent = json.loads((tmp_path / "requests.jsonl").read_text())
         assert sent["op"] == "create_topics" and sent["connection"]["bootstrap"] == "127.0.0.1:9"
         assert sent["args"] == {"topics": [], "validate_only": True}
+        assert sent["api_keys"] == [19]  # CreateTopics: the adapter reports its version, from no table of its own
     finally:
         process.close()
 
 
 @pytest.mark.parametrize(("ready", "message"), [
-    ({"ready": "1.0.0", "protocol": 1}, "speaks protocol 1, this harness speaks 2"),
-    ({"ready": "0.9.0", "protocol": 2}, "reports version '0.9.0'"),
-    ({"ready": "1.0.0", "protocol": 2, "operations": "all"}, "declares operations that are not a list"),
+    ({"ready": "1.0.0", "protocol": 2}, f"speaks protocol 2, this harness speaks {PROTOCOL}"),
+    ({"ready": "0.9.0", "protocol": PROTOCOL}, "reports version '0.9.0'"),
+    ({"ready": "1.0.0", "protocol": PROTOCOL, "operations": "all"}, "declares operations that are not a list"),
     (["not", "an", "object"], "not an object"),
 ])
 def test_a_bad_ready_line_is_one_line_naming_the_adapter_and_its_log(tmp_path: Path, ready: object,
@@ -75,11 +83,11 @@ def test_a_bad_ready_line_is_one_line_naming_the_adapter_and_its_log(tmp_path: P
 
 
 def test_an_answer_in_another_shape_is_a_harness_error_never_a_verdict(tmp_path: Path) -> None:
-    process = _adapter(tmp_path, {"ready": "1.0.0", "protocol": 2}, {"resources": "none"})
+    process = _adapter(tmp_path, {"ready": "1.0.0", "protocol": PROTOCOL}, {"resources": "none"})
     client = AdapterClient("test", Endpoint("127.0.0.1:9"), "1.0.0", process)
     try:
         with pytest.raises(HarnessError, match="in another shape than docs/ADAPTERS.md's"):
-            client.list_topics()
+            client.perform_by_name("list_topics", ListTopicsArgs())
     finally:
         process.close()
 
@@ -93,26 +101,41 @@ def test_an_answer_in_another_shape_is_a_harness_error_never_a_verdict(tmp_path:
 ])
 def test_the_optional_answer_keys_are_read_or_refused(tmp_path: Path, extra: dict[str, object],
                                                       lacking: dict[str, str] | None, deadline: float | None) -> None:
-    process = _adapter(tmp_path, {"ready": "1.0.0", "protocol": 2}, {**ANSWER, **extra})
+    process = _adapter(tmp_path, {"ready": "1.0.0", "protocol": PROTOCOL}, {**ANSWER, **extra})
     client = AdapterClient("test", Endpoint("127.0.0.1:9"), "1.0.0", process)
     try:
         if lacking is None:
             with pytest.raises(HarnessError, match="in another shape than docs/ADAPTERS.md's"):
-                client.list_topics()
+                client.perform_by_name("list_topics", ListTopicsArgs())
         else:
-            made = client.list_topics()
+            made = client.perform_by_name("list_topics", ListTopicsArgs())
             assert (made.unsupported_fields, made.deadline_reached) == (lacking, deadline)
     finally:
         process.close()
 
 
-def test_the_three_older_shapes_are_the_sidecars() -> None:
-    assert protocol_args("describe_configs", DescribeConfigsArgs((ConfigTarget("topic", "t"),), True)) == {
-        "include_synonyms": True, "include_documentation": False, "resources": [{"type": "topic", "name": "t"}]}
+def test_every_operations_arguments_are_its_dataclass_fields() -> None:
+    """No operation has a shape of its own: the three older than the dataclasses are written like the rest."""
+    def wire(args: object) -> object:
+        return json.loads(json.dumps(protocol_args(args)))
+
+    assert wire(DescribeConfigsArgs((ConfigTarget("topic", "t"),), True)) == {
+        "include_synonyms": True, "include_documentation": False, "targets": [{"resource_type": "topic", "name": "t"}]}
     acl = AclSpec("topic", "t", "User:alice", "READ")
-    assert protocol_args("create_acls", CreateAclsArgs((acl,))) == {"acls": [{
-        "resource_type": "TOPIC", "resource_name": "t", "principal": "User:alice", "operation": "READ",
-        "permission": "ALLOW", "host": "*", "pattern": "LITERAL", "label": "topic:t:User:alice:READ:ALLOW"}]}
+    assert wire(CreateAclsArgs((acl,))) == {"acls": [{
+        "resource_type": "topic", "resource_name": "t", "principal": "User:alice", "operation": "READ",
+        "permission": "ALLOW", "host": "*", "pattern": "LITERAL"}]}
+    assert wire(DescribeTopicsArgs(("t",))) == {"names": ["t"]}
+
+
+def test_every_declared_operation_names_the_key_of_its_api() -> None:
+    """Each request names the key of its operation's API, so an adapter needs no op-to-API table."""
+    from kcompat.harness.protocol import api_name
+
+    for name, operation in operations().items():
+        keys = api_keys(name)
+        assert len(keys) == 1 and api_name(keys[0]) == operation.api, name
+    assert api_keys("close") == ()
 
 
 def test_a_release_the_registry_lacks_names_the_nearest() -> None:
@@ -127,11 +150,12 @@ def test_a_release_the_registry_lacks_names_the_nearest() -> None:
 def test_a_measurement_made_by_other_adapter_sources_is_not_current() -> None:
     from kcompat.harness.clients import kind
     from kcompat.harness.clients.base import ClientLimits
-    from kcompat.harness.clients.limits import current
+    from kcompat.harness.clients.limits import api_digests, current
 
     program = kind("kafkajs").program
     assert program is not None and len(program()) == 64 and program() == program()
-    made = ClientLimits("kafkajs", "2.2.4", {"Metadata": 6}, operations=tuple(operations()), program=program())
+    made = ClientLimits("kafkajs", "2.2.4", {"Metadata": 6}, operations=tuple(operations()), program=program(),
+                        apis=api_digests())
     assert current(made)
     assert not current(ClientLimits("kafkajs", "2.2.4", {"Metadata": 6}, operations=tuple(operations()),
                                     program="0" * 64))
@@ -146,7 +170,7 @@ def test_a_line_past_the_bound_is_one_line_naming_it_and_reading_stops_there(tmp
     from kcompat.harness.clients import adapter
 
     monkeypatch.setattr(adapter, "MAX_LINE", 1 << 20)
-    script = ("import sys\nprint('{\"ready\": \"1.0.0\", \"protocol\": 2}', flush=True)\nsys.stdin.readline()\n"
+    script = (f"import sys\nprint({READY!r}, flush=True)\nsys.stdin.readline()\n"
               "out = sys.stdout.buffer\nfor _ in range(256):\n    out.write(b'x' * 65536)\n"
               "out.write(b'\\n')\nout.flush()\n")
     process = AdapterProcess("the test 1.0.0 adapter", "1.0.0", lambda: Launch((sys.executable, "-c", script)),
@@ -167,7 +191,7 @@ def test_a_line_within_the_bound_is_read_whole_call_after_call(tmp_path: Path,
 
     monkeypatch.setattr(adapter, "MAX_LINE", 1 << 20)
     size = (1 << 20) - 100
-    script = ("import json, sys\nprint('{\"ready\": \"1.0.0\", \"protocol\": 2}', flush=True)\n"
+    script = (f"import json, sys\nprint({READY!r}, flush=True)\n"
               "for line in sys.stdin:\n"
               f"    answer = {{'id': json.loads(line)['id'], 'result': {{'pad': 'y' * {size}}}}}\n"
               "    print(json.dumps(answer), flush=True)\n")

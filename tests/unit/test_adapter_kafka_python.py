@@ -104,7 +104,7 @@ def test_acl_labels_match_kcompats() -> None:
 
 
 class _Adapter:
-    def run(self, op: str, connection: Any, args: dict[str, Any]) -> dict[str, Any]:
+    def run(self, op: str, connection: Any, args: dict[str, Any], api_keys: list[int]) -> dict[str, Any]:
         if op == "boom":
             raise LookupError("unknown op 'boom'")
         return {"op": op}
@@ -169,7 +169,7 @@ def _list(deadline: float) -> tuple[dict[str, Any], float]:
     adapter = ADAPTER.Adapter(deadline)
     try:
         started = time.monotonic()
-        answer = adapter.run("list_topics", {"bootstrap": "127.0.0.1:9"}, {})
+        answer = adapter.run("list_topics", {"bootstrap": "127.0.0.1:9"}, {}, [3])
         return answer, time.monotonic() - started
     finally:
         adapter.pool.shutdown(wait=False)

@@ -1,16 +1,12 @@
-"""The sarama installer's pure logic (release checks against the published list, the missing-Go line) and the
-adapter's table of Kafka's error names, kept equal to kcompat's own."""
+"""The sarama installer's pure logic (release checks against the published list, the missing-Go line); the
+error names it shares with the other Go adapters are the kit's (tests/unit/test_gokit.py)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from kio.schema.errors import ErrorCode
 
 from kcompat.harness import ConfigError, HarnessConfig
 from kcompat.harness.clients import gomodule
-from kcompat.harness.clients.base import error_name
 from kcompat.harness.clients.kinds.sarama import install
 
 SERVED = ("1.50.3", "1.60.0", "1.60.1", "1.60.2", "1.61.0", "1.61.1")
@@ -36,14 +32,6 @@ def test_a_missing_go_toolchain_is_one_line_naming_what_to_install(tmp_path, mon
     monkeypatch.setattr(gomodule.shutil, "which", lambda name: None)
     with pytest.raises(ConfigError, match=r"^no Go toolchain found to build a Go adapter: install Go"):
         install.install("1.61.1", _config(tmp_path))
-
-
-def test_the_adapters_error_names_are_kafkas() -> None:
-    """sarama's KError has no names: the adapter carries Kafka's, the same as kcompat's ``error_name``."""
-    table = (install.SOURCES / "errors.go").read_text()
-    found = {int(code): name for code, name in re.findall(r'^\s*(-?\d+):\s*"([A-Z0-9_]+)",$', table, re.MULTILINE)}
-    expected = {int(code): error_name(int(code)) for code in ErrorCode if int(code) != 0}
-    assert found == expected
 
 
 def test_the_kafka_version_rule_is_stated_in_the_program() -> None:

@@ -28,7 +28,7 @@ def operations_section() -> str:
         lines += [f"#### `{name}`", "", f"{operation.about[:1].upper()}{operation.about[1:]}".rstrip(".") + ".",
                   f"Request: {operation.api}.", ""]
         if samples:
-            lines += ["```json", json.dumps(protocol_args(name, samples[0]), sort_keys=True), "```", ""]
+            lines += ["```json", json.dumps(protocol_args(samples[0]), sort_keys=True), "```", ""]
     return "\n".join([*lines, END])
 
 

@@ -12,12 +12,12 @@ import pytest
 
 from kcompat.harness import ClusterSpec, ConfigError
 from kcompat.harness.clients.base import Endpoint
-from kcompat.harness.clients.kinds.confluent import elect_leaders as confluent_elect
-from kcompat.harness.clients.kinds.confluent._shared import library
-from kcompat.harness.clients.kinds.wire import alter_partition_reassignments as wire_reassign
-from kcompat.harness.clients.kinds.wire import alter_replica_log_dirs as wire_move
-from kcompat.harness.clients.kinds.wire import elect_leaders as wire_elect
-from kcompat.harness.clients.kinds.wire import list_partition_reassignments as wire_list
+from kcompat.harness.operations.elect_leaders import confluent as confluent_elect
+from kcompat.harness.clients.kinds.confluent.shared import library
+from kcompat.harness.operations.alter_partition_reassignments import wire as wire_reassign
+from kcompat.harness.operations.alter_replica_log_dirs import wire as wire_move
+from kcompat.harness.operations.elect_leaders import wire as wire_elect
+from kcompat.harness.operations.list_partition_reassignments import wire as wire_list
 from kcompat.harness.clients.wire import WireClient
 from kcompat.harness.matrix.claims import ClaimError, load_claims_file
 from kcompat.harness.operations.alter_partition_reassignments import AlterPartitionReassignmentsArgs, Reassignment

@@ -12,19 +12,19 @@ import pytest
 
 from kcompat.harness import ClusterSpec, ConfigError
 from kcompat.harness.clients.base import Endpoint
-from kcompat.harness.clients.kinds.confluent.describe_topics import description, topic_id_text
-from kcompat.harness.clients.kinds.wire import client_instance_id as wire_instance
-from kcompat.harness.clients.kinds.wire import list_config_resources as wire_list
-from kcompat.harness.clients.kinds.wire import remove_raft_voter as wire_remove
-from kcompat.harness.clients.kinds.wire import unregister_broker as wire_unregister
-from kcompat.harness.clients.kinds.wire.describe_topics import partition_info
+from kcompat.harness.operations.describe_topics.confluent import description, topic_id_text
+from kcompat.harness.operations.client_instance_id import wire as wire_instance
+from kcompat.harness.operations.list_config_resources import wire as wire_list
+from kcompat.harness.operations.remove_raft_voter import wire as wire_remove
+from kcompat.harness.operations.unregister_broker import wire as wire_unregister
+from kcompat.harness.operations.describe_topics.wire import partition_info
 from kcompat.harness.clients.wire import WireClient
 from kcompat.harness.matrix.admin_docs import AdminDocs
 from kcompat.harness.clients.ref import ClientRef
 from kcompat.harness.matrix.claims import ClaimError, load_claims_file
 from kcompat.harness.matrix.plan import PlannedCell
-from kcompat.harness.matrix.probes.describe_topics import compared
-from kcompat.harness.matrix.probes.list_config_resources import wanted
+from kcompat.harness.operations.describe_topics.probe import compared
+from kcompat.harness.operations.list_config_resources.probe import wanted
 from kcompat.harness.operations.client_instance_id import ClientInstanceIdArgs
 from kcompat.harness.operations.list_config_resources import ListConfigResourcesArgs
 from kcompat.harness.operations.remove_raft_voter import RemoveRaftVoterArgs

@@ -11,11 +11,11 @@ from types import SimpleNamespace
 import pytest
 
 from kcompat.harness import ClusterSpec, HarnessError, SaslSpec
-from kcompat.harness.clients.kinds.confluent.describe_client_quotas import lacking
-from kcompat.harness.clients.kinds.wire.alter_user_scram_credentials import salted
-from kcompat.harness.clients.kinds.wire.create_delegation_token import epoch_ms, principal
-from kcompat.harness.clients.kinds.wire.describe_acls import filter_fields, label_of
-from kcompat.harness.clients.wire import WireClient, _Refused
+from kcompat.harness.operations.describe_client_quotas.confluent import lacking
+from kcompat.harness.operations.alter_user_scram_credentials.wire import salted
+from kcompat.harness.operations.create_delegation_token.wire import epoch_ms, principal
+from kcompat.harness.operations.describe_acls.wire import filter_fields, label_of
+from kcompat.harness.clients.wire import WireClient, Refused
 from kcompat.harness.clients.base import Endpoint
 from kcompat.harness.operations.alter_client_quotas import AlterClientQuotasArgs
 from kcompat.harness.operations.alter_user_scram_credentials import (
@@ -71,7 +71,7 @@ def test_an_acl_filter_as_request_fields_and_a_pattern_v0_cannot_carry() -> None
     assert fields == {"resource_type_filter": 2, "resource_name_filter": "t", "principal_filter": "User:a",
                       "host_filter": None, "operation": 1, "permission_type": 1, "pattern_type_filter": 4}
     assert "pattern_type_filter" not in filter_fields(AclFilter("topic", "t"), 0, "describe_acls", client)
-    with pytest.raises(_Refused) as refused:
+    with pytest.raises(Refused) as refused:
         filter_fields(AclFilter("topic", "t", pattern="PREFIXED"), 0, "describe_acls", client)
     assert refused.value.result.exception == "UnsupportedOption"
     assert refused.value.result.unsupported_options == ("pattern",)
@@ -103,10 +103,10 @@ def test_the_json_the_sidecar_reads() -> None:
 
 
 def test_a_confluent_release_without_the_method_is_a_record_and_one_with_it_our_gap() -> None:
-    client = SimpleNamespace(_admin=object(), kind="confluent", version="2.16.1", librdkafka_version="2.16.0")
+    client = SimpleNamespace(library=object(), kind="confluent", version="2.16.1", librdkafka_version="2.16.0")
     result = lacking(client, "describe_client_quotas", "describe_client_quotas")  # type: ignore[arg-type]
     assert result.exception == "NotImplementedError"
     assert result.exception_message == "confluent-kafka 2.16.1 has no AdminClient.describe_client_quotas"
-    client._admin = SimpleNamespace(describe_client_quotas=None)
+    client.library = SimpleNamespace(describe_client_quotas=None)
     with pytest.raises(HarnessError, match="does not call yet"):
         lacking(client, "describe_client_quotas", "describe_client_quotas")  # type: ignore[arg-type]

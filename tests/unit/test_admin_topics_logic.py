@@ -8,7 +8,7 @@ import zlib
 import crc32c
 from kio.records.readers import read_batch
 
-from kcompat.harness.clients.kinds.wire.describe_cluster import NOT_SUPPLIED, operation_names
+from kcompat.harness.operations.describe_cluster.wire import NOT_SUPPLIED, operation_names
 from kcompat.harness.matrix.setups.records import batch_v2, message_set_v1
 from kcompat.harness.operations.delete_records import PartitionOffset
 from kcompat.harness.operations.list_offsets import OffsetQuery

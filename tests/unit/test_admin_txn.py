@@ -11,13 +11,13 @@ import pytest
 from kio.records.readers import read_batch
 
 from kcompat.harness.clients.confluent import ConfluentClient
-from kcompat.harness.clients.kinds.confluent.describe_producers import describe_producers as confluent_producers
-from kcompat.harness.clients.kinds.wire import describe_metadata_quorum as quorum_module
-from kcompat.harness.clients.kinds.wire import fence_producers as fence_module
-from kcompat.harness.clients.kinds.wire import list_transactions as list_module
-from kcompat.harness.clients.kinds.wire.describe_producers import producer_fields
-from kcompat.harness.clients.kinds.wire.describe_transactions import transaction_fields
-from kcompat.harness.clients.kinds.wire.update_features import update_features
+from kcompat.harness.operations.describe_producers.confluent import describe_producers as confluent_producers
+from kcompat.harness.operations.describe_metadata_quorum import wire as quorum_module
+from kcompat.harness.operations.fence_producers import wire as fence_module
+from kcompat.harness.operations.list_transactions import wire as list_module
+from kcompat.harness.operations.describe_producers.wire import producer_fields
+from kcompat.harness.operations.describe_transactions.wire import transaction_fields
+from kcompat.harness.operations.update_features.wire import update_features
 from kcompat.harness.matrix.setups.producers import _records, java_hash
 from kcompat.harness.operations.describe_metadata_quorum import DescribeMetadataQuorumArgs
 from kcompat.harness.operations.describe_producers import DescribeProducersArgs
@@ -39,8 +39,8 @@ class FakeWire:
     def require(self, operation: str, api_key: int, version: int | None) -> dict[int, Any]:
         return {}  # every API offered: the canned responses say what the broker answers
 
-    def _send(self, operation: str, api_key: int, version: int | None, build: Callable[[int, dict[str, bool]], Any],
-              options: dict[str, bool], **where: Any) -> tuple[int, Any, tuple[str, ...]]:
+    def send(self, operation: str, api_key: int, version: int | None, build: Callable[[int, dict[str, bool]], Any],
+             options: dict[str, bool], **where: Any) -> tuple[int, Any, tuple[str, ...]]:
         self.requests.append((build(self.sent_version, options), options, where.get("broker")))
         return self.sent_version, self.responses.pop(0), ()
 
@@ -139,7 +139,7 @@ def test_fields_say_none_as_the_java_client_does() -> None:
 
 def test_a_confluent_release_without_the_method_says_so() -> None:
     client = object.__new__(ConfluentClient)
-    client._admin, client.version, client.librdkafka_version = object(), "2.16.1", "2.16.0"
+    client.library, client.version, client.librdkafka_version = object(), "2.16.1", "2.16.0"
     result = confluent_producers(client, DescribeProducersArgs("t"), None)
     assert (result.exception, result.request_version, result.librdkafka_version) == (
         "NotImplementedError", None, "2.16.0")

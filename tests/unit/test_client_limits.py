@@ -12,7 +12,18 @@ from typing import Any
 import pytest
 
 from kcompat.harness import ConfigError, HarnessConfig
-from kcompat.harness.clients.limits import ClientLimits, cached, checked_in, current, limits_of, measured
+from kcompat.harness.clients import limits as limits_module
+from kcompat.harness.clients.limits import (
+    ClientLimits,
+    api_digests,
+    cached,
+    checked_in,
+    current,
+    limits_of,
+    measured,
+    merged,
+    stale_apis,
+)
 from kcompat.harness.operations import operations
 from kcompat.harness.clients.ref import ClientRef
 from kcompat.harness.matrix.limits import client_max_version, client_min_version
@@ -91,7 +102,7 @@ def test_the_cache_comes_before_the_checked_in_table(tmp_path: Path) -> None:
     config = HarnessConfig(cache_dir=tmp_path)
     (tmp_path / "client-limits").mkdir()
     (tmp_path / "client-limits" / "confluent-2.3.0.json").write_text(
-        json.dumps(_entry(newest={"Metadata": 11}, operations=sorted(operations()))))
+        json.dumps(_entry(newest={"Metadata": 11}, operations=sorted(operations()), apis=api_digests())))
 
     class Client:
         kind, version = "confluent", "2.3.0"
@@ -124,3 +135,39 @@ def test_a_measurement_older_than_an_operation_is_passed_over(tmp_path: Path) ->
     assert stale is not None and not current(stale)
     assert current(checked_in()["confluent:2.3.0"])  # the table checked in is measured with every operation
     assert measured(ClientRef("confluent", "2.3.0"), config) == checked_in()["confluent:2.3.0"]
+
+
+def test_a_measurement_goes_stale_per_api_and_only_that_api_is_measured_again(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """An operation added (or changed) since a measurement changes its API's digest alone: that API is measured
+    again, merged into the rest, which stays as measured."""
+    config = HarnessConfig(cache_dir=tmp_path)
+    digests = api_digests()
+    before = ClientLimits("confluent", "2.3.0", {"Metadata": 12, "CreateTopics": 4, "ElectLeaders": 0},
+                          {"Metadata": 0, "CreateTopics": 0}, "2026-11-24", "stub", (), None,
+                          {**digests, "ElectLeaders": "an older set of operations"})
+    assert stale_apis(before) == frozenset({"ElectLeaders"}) and not current(before)
+    asked: list[frozenset[str] | None] = []
+
+    def measure(ref: ClientRef, config: HarnessConfig, python: str, base: ClientLimits | None = None) -> ClientLimits:
+        asked.append(None if base is None else stale_apis(base))
+        again = ClientLimits("confluent", "2.3.0", {"ElectLeaders": 1, "Metadata": 9, "ApiVersions": 3},
+                             {"ElectLeaders": 0}, "2026-11-28", "stub", tuple(operations()), None,
+                             {"ElectLeaders": digests["ElectLeaders"]})
+        assert base is not None
+        return merged(base, again, frozenset({"ElectLeaders"}))
+
+    monkeypatch.setattr(limits_module, "cached", lambda ref, config: before)
+    monkeypatch.setattr(limits_module, "checked_in", lambda: {})
+    monkeypatch.setattr(limits_module, "measure", measure)
+    after = measured(ClientRef("confluent", "2.3.0"), config)
+    assert asked == [frozenset({"ElectLeaders"})]
+    assert after.newest == {"Metadata": 12, "CreateTopics": 4, "ElectLeaders": 1, "ApiVersions": 3}
+    assert after.oldest == {"Metadata": 0, "CreateTopics": 0, "ElectLeaders": 0}
+    assert current(after) and "ElectLeaders measured again on 2026-11-28, alone" in after.how
+
+
+def test_another_adapter_program_makes_the_whole_measurement_stale() -> None:
+    line = checked_in()["sarama:1.61.1"]
+    assert stale_apis(line) is not None  # the table checked in is measured with the program there is
+    assert stale_apis(ClientLimits(**{**line.__dict__, "program": "another"})) is None

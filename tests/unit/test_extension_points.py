@@ -1,12 +1,12 @@
 """Adding a client kind, an admin operation or a probe touches no central file.
 
 A kind is one package ``harness/clients/kinds/<kind>/`` (plus the adapter
-modules its ``modules`` names); an operation is one module
-``harness/operations/<operation>.py`` plus one implementation module per kind
-(``harness/clients/kinds/<kind>/<operation>.py``; a sidecar kind's by-name
-runner may stand in for it) and, for the Java sidecar, one class under ``ops/``;
-a probe is one module ``harness/matrix/probes/<probe>.py``, its spec beside its
-function.  The first tests build them in a copy of the harness and show the
+modules its ``modules`` names); an operation is one folder
+``harness/operations/<operation>/``: its spec in ``__init__.py``, one
+implementation module per kind named after the kind (``wire.py``; a by-name
+runner, the sidecar's or an adapter's, may stand in for it), its probes
+(``probe.py``, ``probe_<name>.py``) and, for the Java sidecar, the class under
+``ops/`` its spec names.  The first tests build them in a copy of the harness and show the
 registries find them with every existing file unchanged; the others keep
 anything outside a kind's own modules from branching on its name again.
 """
@@ -76,7 +76,7 @@ class ExampleClusterArgs:
 
 
 EXAMPLE_CLUSTER = Operation("example_cluster", ExampleClusterArgs, "DescribeCluster", "the cluster",
-                            lambda topic: (ExampleClusterArgs(),))
+                            lambda topic: (ExampleClusterArgs(),), java_class="ExampleCluster")
 '''
 NEW_OPERATION_FOR_WIRE = '''
 from kcompat.harness.clients.base import AdminResult
@@ -96,6 +96,7 @@ from kcompat.harness.clients.limits import limits_of
 from kcompat.harness.config import HarnessConfig
 from kcompat.harness.matrix.claims import CLIENT_KINDS
 from kcompat.harness.matrix.verdict import refusal_observed
+from kcompat.harness.matrix.probes import implementation
 from kcompat.harness.operations import NoImplementation, operations, perform
 from kcompat.harness.operations.example_cluster import EXAMPLE_CLUSTER, ExampleClusterArgs
 from kcompat.harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
@@ -117,7 +118,20 @@ print(json.dumps({
     "operations": sorted(operations()),
     "wire_cluster": perform(wire, EXAMPLE_CLUSTER, ExampleClusterArgs(), version=3).request_version,
     "unimplemented": unimplemented,
+    "example_probe": implementation("example_cluster").__name__,
 }))
+'''
+NEW_OPERATION_PROBE = '''
+from typing import Any
+
+from kcompat.harness.matrix.probe import ProbeContext
+from kcompat.harness.matrix.probes import ProbeSpec, probe
+from kcompat.harness.operations.example_cluster import EXAMPLE_CLUSTER, ExampleClusterArgs
+
+
+@probe(ProbeSpec("example_cluster", frozenset({"exception"}), {}, about="the example's call"))
+def example_cluster(ctx: ProbeContext) -> dict[str, Any]:
+    return {"exception": ctx.call(EXAMPLE_CLUSTER, ExampleClusterArgs()).exception}
 '''
 
 
@@ -149,9 +163,10 @@ def _with_new_files(tmp_path: Path, added: dict[str, str], check: str) -> subpro
 def test_a_new_kind_and_a_new_operation_are_new_files_only(tmp_path: Path) -> None:
     done = _with_new_files(tmp_path, {
         "clients/kinds/nonekind/__init__.py": NEW_KIND,
-        "clients/kinds/nonekind/list_topics.py": NEW_KIND_OPERATION,
-        "operations/example_cluster.py": NEW_OPERATION,
-        "clients/kinds/wire/example_cluster.py": NEW_OPERATION_FOR_WIRE,
+        "operations/list_topics/nonekind.py": NEW_KIND_OPERATION,
+        "operations/example_cluster/__init__.py": NEW_OPERATION,
+        "operations/example_cluster/wire.py": NEW_OPERATION_FOR_WIRE,
+        "operations/example_cluster/probe.py": NEW_OPERATION_PROBE,
     }, CHECK)
     assert done.returncode == 0, done.stderr[-2000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
@@ -162,6 +177,7 @@ def test_a_new_kind_and_a_new_operation_are_new_files_only(tmp_path: Path) -> No
     assert found["limits"] == {"Metadata": 1} and found["refused"] is True
     assert "example_cluster" in found["operations"] and found["wire_cluster"] == 3
     assert "nonekind has no implementation of example_cluster" in found["unimplemented"]
+    assert found["example_probe"] == "example_cluster"  # the folder's probe.py: the probe named after it
 
 
 NEW_PROBE = '''
@@ -209,7 +225,7 @@ from pathlib import Path
 from kcompat.harness.matrix.claims import ClaimError, load_claims_file
 from kcompat.harness.matrix.observables import PROBES
 from kcompat.harness.matrix.probes import implementation
-from kcompat.harness.matrix.probes.topic_count import topic_count
+from kcompat.harness.operations.list_topics.probe_topic_count import topic_count
 
 claims = Path(CACHE).parent / "KIP-1.toml"
 claims.write_text(CLAIMS)
@@ -230,9 +246,10 @@ print(json.dumps({
 
 
 def test_a_new_probe_is_one_new_file(tmp_path: Path) -> None:
-    """Its spec reaches the claim loader (a claim may name it and its keys, a typo is refused) and its function
-    the cell (``implementation``), through the registry alone."""
-    done = _with_new_files(tmp_path, {"matrix/probes/topic_count.py": NEW_PROBE},
+    """A second probe of an operation, ``probe_<name>.py`` in its folder: its spec reaches the claim loader (a
+    claim may name it and its keys, a typo is refused) and its function the cell (``implementation``), through
+    the registry alone."""
+    done = _with_new_files(tmp_path, {"operations/list_topics/probe_topic_count.py": NEW_PROBE},
                            f"CLAIMS = {PROBE_CLAIMS!r}\n" + PROBE_CHECK)
     assert done.returncode == 0, done.stderr[-2000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
@@ -245,20 +262,26 @@ def test_a_new_probe_is_one_new_file(tmp_path: Path) -> None:
 def test_a_probe_module_declares_one_probe_named_after_it(tmp_path: Path) -> None:
     """File name = probe name, as for operations: a module declaring another name (or none) is one line."""
     misnamed = NEW_PROBE.replace('ProbeSpec("topic_count"', 'ProbeSpec("topics_counted"')
-    done = _with_new_files(tmp_path, {"matrix/probes/topic_count.py": misnamed},
+    done = _with_new_files(tmp_path, {"operations/list_topics/probe_topic_count.py": misnamed},
                            "from kcompat.harness.matrix.observables import PROBES\nlen(PROBES)\n")
     assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]
-    assert last == ("kcompat.harness.errors.HarnessError: harness/matrix/probes/topic_count.py must declare one probe, "
+    assert last == ("kcompat.harness.errors.HarnessError: harness/operations/list_topics/probe_topic_count.py must "
+                    "declare one probe, "
                     "named 'topic_count' (@probe(ProbeSpec('topic_count', ...))); it declares 'topics_counted'")
 
 
 def test_every_probe_module_declares_its_probe() -> None:
-    modules = {p.stem for p in (ROOT / "harness" / "matrix" / "probes").glob("*.py") if not p.stem.startswith("_")}
-    assert set(probe_registry()) == modules
+    """Each operation folder's ``probe.py`` (the probe named after it) and ``probe_<name>.py``, and the few
+    probes that call no operation (``harness/matrix/probes/<name>.py``)."""
+    found = {(p.stem if p.parent.name == "probes" else p.parent.name if p.stem == "probe"
+              else p.stem.removeprefix("probe_")): p
+             for p in [*(ROOT / "harness" / "operations").glob("*/probe*.py"),
+                       *(ROOT / "harness" / "matrix" / "probes").glob("[!_]*.py")]}
+    assert set(probe_registry()) == set(found)
     for name, declared in probe_registry().items():
-        assert declared.spec.name == name and declared.observe.__module__ == f"kcompat.harness.matrix.probes.{name}"
-        assert declared.observe.__name__ == name
+        assert declared.spec.name == name and declared.observe.__name__ == name
+        assert declared.observe.__module__ == ".".join(["kcompat", *found[name].relative_to(ROOT).with_suffix("").parts])
 
 
 def _kind_owned(path: Path) -> set[str]:
@@ -326,15 +349,30 @@ def test_every_kind_is_its_own_package_and_names_modules_that_exist() -> None:
 def test_every_kind_implements_every_operation() -> None:
     for name, declared in registry().items():
         for op in operations():
-            package = KINDS / name.replace("-", "_")
-            assert (package / f"{op}.py").is_file() or declared.perform_by_name is not None, (name, op)
+            module = ROOT / "harness" / "operations" / op / f"{name.replace('-', '_')}.py"
+            assert module.is_file() or declared.perform_by_name is not None, (name, op)
 
 
-def test_every_operation_module_declares_its_operation() -> None:
-    modules = {p.stem for p in (ROOT / "harness" / "operations").glob("*.py")} - {"__init__"}
-    assert set(operations()) == modules
+def test_every_operation_folder_declares_its_operation() -> None:
+    folders = {p.parent.name for p in (ROOT / "harness" / "operations").glob("*/__init__.py")}
+    assert set(operations()) == folders
     for op in operations().values():
         assert op.samples("t"), op.name  # limits.exercise makes each one
+
+
+SIDECAR_OPS = ROOT / "harness" / "clients" / "sidecar" / "kcompat" / "sidecar" / "ops"
+SIDECAR_SERVICE = {"ApiVersions", "Close", "Methods", "Version"}
+"""The sidecar's own requests (its versions, its client's methods, closing), performing no admin operation."""
+
+
+def test_each_operation_names_its_java_class_and_the_sidecar_has_each_one() -> None:
+    """The spec's ``java_class`` is a class under the sidecar's ``ops/`` (the sidecar finds it by the operation's
+    name: CamelCase), and every class there performs an operation or is one of the sidecar's own requests."""
+    named = {op.java_class: op.name for op in operations().values() if op.java_class}
+    for java_class, name in named.items():
+        assert (SIDECAR_OPS / f"{java_class}.java").is_file(), (name, java_class)
+        assert java_class == "".join(part.capitalize() for part in name.split("_")), (name, java_class)
+    assert {p.stem for p in SIDECAR_OPS.glob("*.java")} - SIDECAR_SERVICE == set(named)
 
 
 @pytest.mark.parametrize("text", ["nosuch", "nosuch:1.0"])

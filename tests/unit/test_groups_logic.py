@@ -8,9 +8,9 @@ import struct
 import pytest
 
 from kcompat.harness.clients import AdminResult, Endpoint, ResourceOutcome
-from kcompat.harness.clients.kinds.confluent._groups import state_name, state_of
-from kcompat.harness.clients.kinds.wire._groups import FIND_COORDINATOR, OFFSET_COMMIT, commit_request, coordinator
-from kcompat.harness.clients.kinds.wire.describe_consumer_groups import AUTHORIZED_UNKNOWN, operations_of
+from kcompat.harness.clients.kinds.confluent.groups import state_name, state_of
+from kcompat.harness.clients.kinds.wire.groups import FIND_COORDINATOR, OFFSET_COMMIT, commit_request, coordinator
+from kcompat.harness.operations.describe_consumer_groups.wire import AUTHORIZED_UNKNOWN, operations_of
 from kcompat.harness.clients.wire import WireClient
 from kcompat.harness.matrix.probes._shared import many_common
 from kcompat.harness.matrix.setups.groups import assignment, subscription

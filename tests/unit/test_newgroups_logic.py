@@ -14,7 +14,7 @@ from kio.serial import entity_reader, entity_writer
 from kio.schema.errors import ErrorCode
 from kio.static.primitive import i32, i32Timedelta, i64
 
-from kcompat.harness.clients.kinds.wire._unsendable import beyond_kio, no_schema
+from kcompat.harness.clients.kinds.wire.unsendable import beyond_kio, no_schema
 from kcompat.harness.matrix.claims import API_KEYS
 from kcompat.harness.matrix.setups._share_offsets import (
     AlteredPartition,
@@ -105,7 +105,7 @@ def test_the_set_ups_share_group_responses_read_back(response: Any) -> None:
 def test_confluent_kafka_says_it_lacks_each_method_as_data(name: str) -> None:
     from kcompat.harness.clients.confluent import ConfluentClient
 
-    module = __import__(f"kcompat.harness.clients.kinds.confluent.{name}", fromlist=[name])
+    module = __import__(f"kcompat.harness.operations.{name}.confluent", fromlist=[name])
     client = SimpleNamespace(kind="confluent", version="2.16.1", librdkafka_version="2.16.0")
     operation = operations()[name]
     result = getattr(module, name)(client, operation.samples("t")[0], None)

@@ -120,8 +120,16 @@ import sys
 
 def test_one():
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
-    heavy = {"kcompat.harness.matrix.claims", "kcompat.harness.catalog", "kcompat.harness.providers", "kcompat.harness.reaper", "kcompat.harness.clients"}
-    assert not heavy & set(sys.modules), sorted(heavy & set(sys.modules))
+    assert not HEAVY & set(sys.modules), sorted(HEAVY & set(sys.modules))
+
+
+def test_two():
+    """After a test's teardown, too."""
+    assert not HEAVY & set(sys.modules), sorted(HEAVY & set(sys.modules))
+
+
+HEAVY = {"kcompat.harness.matrix.claims", "kcompat.harness.matrix.plan", "kcompat.harness.catalog",
+         "kcompat.harness.providers", "kcompat.harness.reaper", "kcompat.harness.clients"}
 '''
 
 
@@ -139,7 +147,67 @@ def test_an_unrelated_project_sees_nothing_of_kcompat(tmp_path: Path) -> None:
     assert [line for line in output.splitlines() if "kcompat" in line.lower()
             and not line.startswith("plugins:")] == []
     assert "warning" not in output.lower()
-    assert "1 passed" in output
+    assert "2 passed" in output
+
+
+PLUGIN_IMPORTS = {
+    "kcompat", "kcompat.fixtures", "kcompat.fixtures.plugin", "kcompat.fixtures.options", "kcompat.fixtures.clusters",
+    "kcompat.fixtures.clients", "kcompat.fixtures.cells", "kcompat.harness", "kcompat.harness.config",
+    "kcompat.harness.errors",
+}
+"""Every module, kcompat's or a third party's, that the plugin adds to a session that never asks for it.
+Growing it costs every pytest session of the environment (``bench/plugin.py`` measures how much): add a
+name here only with a figure in docs/PERFORMANCE.md that says the plugin still costs under 1.10x."""
+
+MODULES_AT_THE_END = '''
+import sys
+
+
+def pytest_unconfigure(config):
+    outside = set(sys.stdlib_module_names)
+    with open("modules.txt", "w") as out:
+        out.write("\\n".join(sorted(m for m in sys.modules if m.split(".")[0] not in outside)))
+'''
+
+
+def _modules_of_a_session(project: Path, *extra: str) -> set[str]:
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra], cwd=project, check=True,
+                   capture_output=True, timeout=120,
+                   env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")})
+    return set((project / "modules.txt").read_text().splitlines())
+
+
+def test_the_plugin_adds_only_the_allowed_modules_to_an_unrelated_session(tmp_path: Path) -> None:
+    """The modules a one-test session has with the plugin and not with ``-p no:kcompat``, at its very end (so
+    every hook the plugin ran counts, not just its import), are the allowed ones: a new import fails here."""
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "conftest.py").write_text(MODULES_AT_THE_END)
+    (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n\n\ndef test_two():\n    pass\n")
+    added = _modules_of_a_session(tmp_path) - _modules_of_a_session(tmp_path, "-p", "no:kcompat")
+    assert added == PLUGIN_IMPORTS, f"added: {sorted(added - PLUGIN_IMPORTS)}; gone: {sorted(PLUGIN_IMPORTS - added)}"
+
+
+IMPORT_THE_PLUGIN = '''
+import importlib
+import sys
+
+import pytest
+
+outside = set(sys.stdlib_module_names)
+before = set(sys.modules)
+for name in importlib.import_module("kcompat.fixtures.plugin").PLUGIN_MODULES:
+    importlib.import_module(name)
+print("\\n".join(sorted(m for m in set(sys.modules) - before if m.split(".")[0] not in outside)))
+'''
+
+
+def test_importing_the_plugin_loads_only_the_allowed_modules(tmp_path: Path) -> None:
+    """The same set, imported beside pytest alone: what another pytest plugin happens to load too (platformdirs
+    has one) cannot hide an import of the plugin's."""
+    done = subprocess.run([sys.executable, "-c", IMPORT_THE_PLUGIN], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, check=True)
+    added = set(done.stdout.split())
+    assert added == PLUGIN_IMPORTS, f"added: {sorted(added - PLUGIN_IMPORTS)}; gone: {sorted(PLUGIN_IMPORTS - added)}"
 
 
 def test_a_kcompat_fixture_switches_the_plugin_on(pytester: pytest.Pytester) -> None:

@@ -36,8 +36,7 @@ def _sent_by_python() -> set[str]:
 
 def test_every_op_python_sends_and_every_declared_operation_has_its_class() -> None:
     sent = _sent_by_python()
-    assert {"create_topics", "create_partitions", "describe_configs", "list_topics", "create_acls", "close",
-            "api_versions", "methods"} <= sent  # the parse sees them all
+    assert {"close", "api_versions", "methods"} <= sent  # the parse sees them all (operations go by name)
     for op in sent | set(operations()):
         source = SIDECAR / "ops" / f"{_class_name(op)}.java"
         assert source.is_file(), op

@@ -6,8 +6,10 @@ by one module there; ``harness/containers/`` imports no provider; no module of
 ``harness``, ``fixtures``, ``reports`` or ``scenarios`` takes part in an import
 cycle (function-level imports included);
 providers are registered lazily, so importing the plugin or the CLI, or a run
-with the process provider, loads neither SDK; the probes' modules load only
-when their specs are first read; the image Dockerfile ships as package data.
+with the process provider, loads neither SDK; the probes' modules (in the
+operations' folders) load only when their specs are first read, and with them
+no kind's implementation of an operation; the image Dockerfile ships as
+package data.
 """
 
 import ast
@@ -265,20 +267,25 @@ LAZY_PROBES = """
 import json, sys
 
 def loaded():
-    return sorted(m.rpartition(".")[2] for m in sys.modules if m.startswith("kcompat.harness.matrix.probes."))
+    return sorted(m for m in sys.modules if m.startswith("kcompat.harness.matrix.probes.")
+                  or m.rpartition(".")[2].startswith("probe") and m.startswith("kcompat.harness.operations."))
 
 import kcompat.harness.matrix.claims
 from kcompat.harness.matrix.observables import PROBES
+from kcompat.harness.matrix.probes import modules
 before = loaded()
-print(json.dumps([before, sorted(PROBES), loaded(),
-                  [m for m in sys.modules if m.split(".")[0] in ("confluent_kafka", "jpype")]]))
+print(json.dumps([before, sorted(PROBES), loaded(), sorted(module for _, module, _ in modules()),
+                  [m for m in sys.modules if m.split(".")[0] in ("confluent_kafka", "jpype")
+                   or m.rpartition(".")[2] in ("wire", "confluent") and m.startswith("kcompat.harness.operations.")]]))
 """
 
 
 def test_the_claim_loader_imports_the_probes_only_when_it_reads_their_specs() -> None:
     """Loading claims.py loads no probe module (they import the claim loader back); reading the specs loads
-    them all, and still no client library."""
+    them all (in the operations' folders and the probes package), and still no client library nor any
+    kind's implementation of an operation."""
     done = subprocess.run([sys.executable, "-c", LAZY_PROBES], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-800:]
-    before, probes, after, clients = json.loads(done.stdout)
-    assert before == [] and probes and after == sorted([*probes, "_shared"]) and clients == []
+    before, probes, after, modules, clients = json.loads(done.stdout)
+    assert before == [] and probes and len(modules) == len(probes) and clients == []
+    assert after == sorted([*modules, "kcompat.harness.matrix.probes._shared"])

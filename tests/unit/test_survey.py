@@ -5,15 +5,16 @@ from typing import Any
 
 from kcompat.harness import load_catalog
 from kcompat.harness.clients import AdminResult, ResourceOutcome
-from kcompat.harness.survey import SURVEY_OPERATIONS, accepted_range, cell_summary, client_cells, default_clients, probe_record
+from kcompat.harness.survey import SURVEY_OPERATIONS, accepted_range, cell_summary, client_cells, default_clients, survey_record
+from kcompat.harness.operations import operations
 from kcompat.harness.protocol import ApiVersionRange
 
 
-def test_probe_record_sorts_api_versions_and_rounds_the_boot() -> None:
+def test_survey_record_sorts_api_versions_and_rounds_the_boot() -> None:
     spec = SimpleNamespace(version="3.9.2", mode="kraft", nodes=1)
     cluster: Any = SimpleNamespace(spec=spec, java=SimpleNamespace(version="17.0.9"), boot_seconds=3.14159,
                                    api_versions=[ApiVersionRange(19, 0, 7), ApiVersionRange(3, 0, 12)])
-    record = probe_record(cluster, "process")
+    record = survey_record(cluster, "process")
     assert record["boot_seconds"] == 3.142 and record["provider"] == "process"
     assert [a["api_key"] for a in record["api_versions"]] == [3, 19]
     assert accepted_range(record, "CreateTopics") == "v0-v7"
@@ -37,14 +38,18 @@ def test_cells_read_kip_525_and_kip_569() -> None:
 
 
 def test_client_cells_make_one_call_per_operation_in_order() -> None:
-    calls = []
+    """Each call goes through the operation registry (``perform``), as any kind's client would take it."""
+    calls: list[tuple[str, Any]] = []
 
     class Recorder:
-        def __getattr__(self, name: str) -> Any:
-            return lambda *args, **kwargs: calls.append((name, kwargs)) or name
+        kind, version = "recorder", "1.0"
 
-    assert client_cells(Recorder(), "t") == ["create_topics", "create_partitions", "describe_configs", "list_topics"]
-    assert calls[0][1] == {"validate_only": True} and calls[2][1]["include_documentation"] is True
+    for name, operation in operations().items():
+        operation.implement(Recorder)(lambda client, args, version, name=name: calls.append((name, args))
+                                      or AdminResult(name, client.kind, client.version, None))
+    made = client_cells(Recorder(), "t")  # type: ignore[arg-type]
+    assert [r.operation for r in made] == ["create_topics", "create_partitions", "describe_configs", "list_topics"]
+    assert calls[0][1].validate_only is True and calls[2][1].include_documentation is True
     assert len(SURVEY_OPERATIONS) == len(calls)
 
 

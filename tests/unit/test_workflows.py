@@ -120,6 +120,20 @@ def test_ci_runs_the_unit_tests_first_and_alone_and_logs_where_time_goes() -> No
     assert script.index(unit) < min(script.index(step) for step in integration) < script.index(".venv/bin/tox")
 
 
+def test_static_checks_are_ci_stages_before_any_test() -> None:
+    """ruff and mypy strict are stages of their own, each stopping CI with its name before the unit tests run,
+    not tests inside pytest (a pytest run of one test pays no type check)."""
+    script = _test_script()
+    unit = _pytest_stages()[0]
+    for command, step in ((".venv/bin/ruff check", "ruff"), (".venv/bin/python -m mypy", "mypy")):
+        line = next(line for line in script.splitlines() if line.startswith(command))
+        assert script.split(line, 1)[1].lstrip().splitlines()[0] == f'check "{step}" $?'
+        assert script.index(line) < script.index(unit), line
+    mypy_in_tests = [p.name for p in (ROOT / "tests").rglob("test_*.py")
+                     if p != Path(__file__) and '"-m", "mypy"' in p.read_text()]
+    assert not mypy_in_tests, mypy_in_tests
+
+
 def test_nested_runs_with_workers_never_share_the_cores_with_the_suites_workers() -> None:
     """A `kcompat run` a test starts takes its worker count from tests/console.py's run_workers (none inside an
     xdist worker); a test of scripts/main.sh, which always takes two, is marked `own_workers`, and CI runs

@@ -4,8 +4,9 @@ A kind's package (``wire/``, ``confluent/``, ``java/``, ``kafka_python/`` for th
 ``kafka-python``) declares ``KIND`` in its ``__init__``, a ``ClientKind`` saying everything the harness knows about it: how
 a reference to it is written, how a client is made, where its limits come from,
 how its refusal of a request version looks, which Python or release check it
-needs.  Its other modules are its implementations of the admin operations, one
-module per operation, named after it (``kcompat.harness.operations``).  Nothing outside a
+needs.  Its other modules are helpers its implementations of the admin
+operations share; those live in each operation's folder, one module per kind
+named after it (``kcompat.harness.operations``).  Nothing outside a
 kind's own modules branches on its name; it asks ``kind(name)``.  Adding a kind
 is adding a package here (and the adapter modules its ``modules`` names).
 
@@ -141,11 +142,6 @@ def registry() -> dict[str, ClientKind]:
             raise HarnessError(f"harness/clients/kinds/{module.name}/__init__.py declares no KIND named {name!r}")
         found[name] = declared
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
-
-
-def package_of(name: str) -> str:
-    """The package of kind ``name`` (a kind's name may have '-', a Python package '_': ``kafka-python``)."""
-    return f"{__name__}.{name.replace('-', '_')}"
 
 
 def kind_names() -> tuple[str, ...]:

@@ -1,8 +1,12 @@
 """The probes, each one declared thing: what it observes and takes, and how, in one module found by its name.
 
 A probe observes one kind of claim on a cell, the same way through every
-client.  It is one module of this package (file name = probe name) holding
-one function decorated with ``@probe(ProbeSpec(...))``: the spec says which
+client.  It lives in the folder of the operation it calls
+(``kcompat.harness.operations``): ``probe.py`` is the probe named after the
+operation, ``probe_<name>.py`` another one (``create_topics/probe_create_topic_policy.py``);
+a probe that calls no operation is a module of this package (file name =
+probe name).  Each holds one function decorated with
+``@probe(ProbeSpec(...))``: the spec says which
 keys it observes (the only ones a claim on it may name) and which arguments
 it takes (checked as the claim book loads, before anything boots); the
 function makes the cell's admin call through ``ctx.call`` with a declared
@@ -14,7 +18,7 @@ go through ``ctx.admin`` (the super user's wire client) and raise
 probes share are in ``_shared``; a module whose name starts with ``_`` is
 no probe.
 
-This module imports neither its probe modules nor the probe context: the
+This module imports neither the probe modules nor the probe context: the
 claim loader reads the specs (``kcompat.harness.matrix.observables.PROBES``) through
 it, and the modules, which need the context, are imported the first time the
 registry is asked.  Adding a probe edits no existing file.
@@ -27,6 +31,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ...errors import HarnessError
@@ -84,18 +89,33 @@ def probe(spec: ProbeSpec) -> Callable[[F], F]:
 
 @functools.cache
 def registry() -> dict[str, Declared]:
-    """Every probe by name: the one each module of this package declares with ``@probe``, named after it."""
+    """Every probe by name: the one each probe module declares with ``@probe``, named as its file says."""
     found: dict[str, Declared] = {}
-    for module in pkgutil.iter_modules(__path__):
-        if module.name.startswith("_"):
-            continue
-        loaded = importlib.import_module(f"{__name__}.{module.name}")
+    for name, module, path in modules():
+        loaded = importlib.import_module(module)
         declared = _DECLARED.get(loaded.__name__, [])
-        if [d.spec.name for d in declared] != [module.name]:
-            raise HarnessError(f"harness/matrix/probes/{module.name}.py must declare one probe, named "
-                               f"{module.name!r} (@probe(ProbeSpec({module.name!r}, ...))); it declares "
-                               f"{', '.join(repr(d.spec.name) for d in declared) or 'none'}")
-        found[module.name] = declared[0]
+        if [d.spec.name for d in declared] != [name]:
+            raise HarnessError(f"{path} must declare one probe, named {name!r} (@probe(ProbeSpec({name!r}, "
+                               f"...))); it declares {', '.join(repr(d.spec.name) for d in declared) or 'none'}")
+        if name in found:
+            raise HarnessError(f"{path} declares the probe {name!r} a probe module elsewhere declares too")
+        found[name] = declared[0]
+    return dict(sorted(found.items()))
+
+
+def modules() -> list[tuple[str, str, str]]:
+    """(probe name, module, path as written in the repository) of every probe module: this package's own and
+    the operations' folders' ``probe.py`` and ``probe_<name>.py``."""
+    from ... import operations  # imported when the registry is first asked: it loads the client kinds
+
+    found = [(m.name, f"{__name__}.{m.name}", f"harness/matrix/probes/{m.name}.py")
+             for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    for folder in operations.folders():
+        for m in pkgutil.iter_modules([str(Path(operations.__file__).parent / folder)]):
+            if m.name == "probe" or m.name.startswith("probe_"):
+                name = folder if m.name == "probe" else m.name.removeprefix("probe_")
+                found.append((name, f"{operations.__name__}.{folder}.{m.name}",
+                              f"harness/operations/{folder}/{m.name}.py"))
     return found
 
 
@@ -109,5 +129,5 @@ def implementation(name: str) -> Observe:
     return registry()[name].observe
 
 
-__all__ = ["CONFIG_ATTRIBUTES", "Declared", "Observe", "ProbeSpec", "implementation", "probe", "registry",
-           "specs"]
+__all__ = ["CONFIG_ATTRIBUTES", "Declared", "Observe", "ProbeSpec", "implementation", "modules", "probe",
+           "registry", "specs"]

@@ -9,6 +9,7 @@ from typing import Any
 
 from ...clients import AdminResult, NewTopic, ResourceOutcome
 from ...operations import perform
+from ...operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
 from ...operations.describe_log_dirs import DESCRIBE_LOG_DIRS, DescribeLogDirsArgs
 from ...protocol import METADATA, client_versions, metadata_request, pick_version
 from ...waiting import attempts
@@ -114,7 +115,7 @@ def create(ctx: ProbeContext, name: str, replicas: Sequence[int] | None = None) 
         raise ProbeFailed(f"set-up: replicas {list(replicas)} need brokers the cluster lacks (it has "
                           f"{sorted(nodes)}); name more nodes in the claim's cluster")
     topic = NewTopic(name, 1, 1) if replicas is None else NewTopic(name, assignments={0: list(replicas)})
-    result = ctx.admin.create_topics([topic])
+    result = perform(ctx.admin, CREATE_TOPICS, CreateTopicsArgs([topic]))
     outcome = result.resources[0] if result.resources else None
     if result.exception or outcome is None or outcome.error_code != 0:
         raise ProbeFailed(f"set-up: creating topic {name} as the super user gave "

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...clients.base import AdminResult, ResourceOutcome, error_name
-from ...clients.kinds.wire._groups import (
+from ...clients.kinds.wire.groups import (
     DESCRIBE_GROUPS,
     HEARTBEAT,
     JOIN_GROUP,

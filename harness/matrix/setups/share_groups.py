@@ -17,7 +17,7 @@ from kio.serial import entity_reader
 from kio.static.primitive import i32, i64
 
 from ...clients import error_name
-from ...clients.kinds.wire._groups import coordinator
+from ...clients.kinds.wire.groups import coordinator
 from ...errors import WireError
 from ...waiting import attempts
 from ..probe import Disowned, ProbeContext, ProbeFailed

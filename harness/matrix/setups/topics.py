@@ -8,6 +8,7 @@ from typing import Any
 
 from ...clients import ConfigTarget
 from ...operations import perform
+from ...operations.describe_configs import DESCRIBE_CONFIGS, DescribeConfigsArgs
 from ...operations.list_offsets import LIST_OFFSETS, ListOffsetsArgs, OffsetQuery, Spec
 from ...waiting import attempts
 from ..probe import ProbeContext, ProbeFailed
@@ -46,7 +47,7 @@ def configs_applied(ctx: ProbeContext, name: str, wanted: Mapping[str, str | Non
     """Whether DescribeConfigs as the super user shows each config at its wanted value (None: back to a
     default), bounded: a ZooKeeper broker applies a topic config after it answers."""
     for _ in attempts(SETTLE, interval=0.2):
-        described = ctx.admin.describe_configs([ConfigTarget("topic", name)])
+        described = perform(ctx.admin, DESCRIBE_CONFIGS, DescribeConfigsArgs([ConfigTarget("topic", name)]))
         if described.exception or not described.resources or described.resources[0].error_code != 0:
             raise ProbeFailed(f"set-up: DescribeConfigs of {name} as the super user gave "
                               f"{described.exception or described.resources[0].error_name}")
@@ -75,6 +76,6 @@ def offset_as_admin(ctx: ProbeContext, name: str, spec: Spec) -> int | None:
 
 def configs_now(ctx: ProbeContext, name: str, configs: Mapping[str, str]) -> bool:
     """One look, for a call that should have changed nothing: whether every config is at the value given."""
-    described = ctx.admin.describe_configs([ConfigTarget("topic", name)])
+    described = perform(ctx.admin, DESCRIBE_CONFIGS, DescribeConfigsArgs([ConfigTarget("topic", name)]))
     entries = {e["name"]: e["value"] for r in described.resources for e in r.fields.get("configs", [])}
     return all(entries.get(k) == v for k, v in configs.items())

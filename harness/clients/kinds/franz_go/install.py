@@ -23,6 +23,8 @@ LIBRARY = "franz-go"
 MODULE = "github.com/twmb/franz-go"
 KADM = "github.com/twmb/franz-go/pkg/kadm"
 SOURCES = Path(__file__).resolve().parent / "adapter"
+SHARED_SOURCES = (gomodule.KIT,)
+"""What the program shares with the other Go adapters: its digest is part of the program's."""
 
 
 def published(config: HarnessConfig) -> tuple[str, ...]:

@@ -16,6 +16,8 @@ from ... import gomodule
 LIBRARY = "kafka-go"
 MODULE = "github.com/segmentio/kafka-go"
 SOURCES = Path(__file__).resolve().parent / "adapter"
+SHARED_SOURCES = (gomodule.KIT,)
+"""What the program shares with the other Go adapters: its digest is part of the program's."""
 
 
 def published(config: HarnessConfig) -> tuple[str, ...]:

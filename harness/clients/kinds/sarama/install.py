@@ -18,6 +18,8 @@ from ... import gomodule
 LIBRARY = "sarama"
 MODULE = "github.com/IBM/sarama"
 SOURCES = Path(__file__).resolve().parent / "adapter"
+SHARED_SOURCES = (gomodule.KIT,)
+"""What the program shares with the other Go adapters: its digest is part of the program's."""
 
 
 def published(config: HarnessConfig) -> tuple[str, ...]:

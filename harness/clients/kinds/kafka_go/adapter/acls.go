@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/segmentio/kafka-go"
+	"kcompat/adapter/kit"
 )
 
 // Kafka's ACL enums by their Java names (as kcompat's arguments and labels write them), by wire value.
@@ -37,7 +38,6 @@ type aclArgs struct {
 	Host         *string `json:"host"`
 	Operation    string  `json:"operation"`
 	Permission   string  `json:"permission"`
-	Label        string  `json:"label"`
 }
 
 type aclValues struct {
@@ -85,8 +85,8 @@ func (a aclArgs) filterLabel() string {
 
 // bindingLabel names a binding as kcompat's AclSpec.label does: topic:t1:User:alice:READ:ALLOW.
 func bindingLabel(resourceType int8, name, principal string, operation, permission int8) string {
-	return strings.Join([]string{strings.ToLower(named(aclResourceTypes, resourceType)), name, principal,
-		named(aclOperations, operation), named(aclPermissions, permission)}, ":")
+	return strings.Join([]string{strings.ToLower(kit.Named(aclResourceTypes, int(resourceType))), name, principal,
+		kit.Named(aclOperations, int(operation)), kit.Named(aclPermissions, int(permission))}, ":")
 }
 
 func createACLs(client *kafka.Client, raw json.RawMessage) (*result, error) {
@@ -106,9 +106,9 @@ func createACLs(client *kafka.Client, raw json.RawMessage) (*result, error) {
 		entries = append(entries, kafka.ACLEntry{ResourceType: kafka.ResourceType(v.resourceType), ResourceName: v.name,
 			ResourcePatternType: kafka.PatternType(v.pattern), Principal: v.principal, Host: v.host,
 			Operation: kafka.ACLOperationType(v.operation), PermissionType: kafka.ACLPermissionType(v.permission)})
-		labels = append(labels, a.Label)
+		labels = append(labels, a.filterLabel())
 	}
-	res := newResult()
+	res := kit.NewResult()
 	ctx, cancel := callContext()
 	defer cancel()
 	answer, err := client.CreateACLs(ctx, &kafka.CreateACLsRequest{ACLs: entries})
@@ -137,7 +137,7 @@ func describeACLs(client *kafka.Client, raw json.RawMessage) (*result, error) {
 		return nil, err
 	}
 	label := args.Filter.filterLabel()
-	res := newResult()
+	res := kit.NewResult()
 	res.ResultFields = []string{"bindings"}
 	ctx, cancel := callContext()
 	defer cancel()
@@ -184,7 +184,7 @@ func deleteACLs(client *kafka.Client, raw json.RawMessage) (*result, error) {
 			PermissionType: kafka.ACLPermissionType(v.permission)})
 		labels = append(labels, f.filterLabel())
 	}
-	res := newResult()
+	res := kit.NewResult()
 	res.ResultFields = []string{"deleted"}
 	ctx, cancel := callContext()
 	defer cancel()

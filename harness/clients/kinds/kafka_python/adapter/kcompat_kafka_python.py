@@ -1,4 +1,4 @@
-"""kcompat's adapter for kafka-python's KafkaAdminClient (3.x), speaking the JSON-lines adapter protocol, version 2.
+"""kcompat's adapter for kafka-python's KafkaAdminClient (3.x), speaking the JSON-lines adapter protocol, version 3.
 
 Run by the Python of a venv that holds one kafka-python release and nothing of kcompat: this file imports
 only the standard library and ``kafka``.  stdin/stdout carry protocol lines only; the library's logging and
@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-PROTOCOL = 2
+PROTOCOL = 3
 DEADLINE_VARIABLE = "KCOMPAT_ADAPTER_DEADLINE"
 DEFAULT_DEADLINE = 60.0
 """Seconds one library call may take where kcompat names none; kcompat's own wait for an answer is longer."""
@@ -43,17 +43,6 @@ def call_deadline(environ: Mapping[str, str]) -> float:
 
 class DeadlineExpired(TimeoutError):
     """The call's deadline expired before kafka-python finished it (its thread is left to the library)."""
-
-API_KEYS = {
-    "create_topics": 19, "create_partitions": 37, "describe_configs": 32, "list_topics": 3, "create_acls": 30,
-    "describe_topics": 75, "delete_topics": 20, "describe_cluster": 3, "alter_configs": 33,
-    "incremental_alter_configs": 44, "describe_acls": 29, "delete_acls": 31, "list_consumer_groups": 16,
-    "describe_consumer_groups": 15, "delete_consumer_groups": 42, "list_consumer_group_offsets": 9,
-    "alter_consumer_group_offsets": 8, "delete_records": 21, "list_offsets": 2, "elect_leaders": 43,
-    "alter_partition_reassignments": 45, "list_partition_reassignments": 46, "describe_log_dirs": 35,
-    "delete_consumer_group_offsets": 47, "describe_features": 18,
-}
-"""The API whose request version each op's result reports: that of the op's ``Operation.api`` in kcompat."""
 
 METHODS = {
     "create_topics": "create_topics", "create_partitions": "create_partitions",
@@ -190,9 +179,10 @@ class SentRequests(logging.Handler):
         with self._lock:
             return len(self.sent)
 
-    def version_since(self, mark: int, api_key: int) -> int | None:
+    def version_since(self, mark: int, api_keys: list[int]) -> int | None:
+        """The last version of any of ``api_keys`` (the request's: the APIs its op sends) sent since ``mark``."""
         with self._lock:
-            found = [v for k, v in self.sent[mark:] if k == api_key]
+            found = [v for k, v in self.sent[mark:] if k in api_keys]
         return found[-1] if found else None
 
 
@@ -277,7 +267,8 @@ class Adapter:
             raise DeadlineExpired(f"kafka-python did not finish {what} within its {self.deadline:g}s deadline") \
                 from None
 
-    def run(self, op: str, connection: dict[str, Any] | None, args: dict[str, Any]) -> dict[str, Any]:
+    def run(self, op: str, connection: dict[str, Any] | None, args: dict[str, Any],
+            api_keys: list[int]) -> dict[str, Any]:
         if op == "close":
             self.close(connection)
             return Call().answer(None)
@@ -303,7 +294,7 @@ class Adapter:
                 self.clients.pop((connection["bootstrap"], connection.get("username"),
                                   connection.get("password")), None)
         call.deadline_reached = reached(self.deadline, time.monotonic() - started, expired=expired)
-        return call.answer(self.log.version_since(mark, API_KEYS[op]))
+        return call.answer(self.log.version_since(mark, api_keys))
 
 
 def reached(deadline: float, took: float, *, expired: bool) -> float | None:
@@ -358,7 +349,7 @@ def describe_configs(admin: Any, args: dict[str, Any], call: Call) -> None:
 
     if args.get("include_documentation"):
         call.unsupported.append("include_documentation")
-    targets = [(r["type"].lower(), r["name"]) for r in args["resources"]]
+    targets = [(t["resource_type"].lower(), t["name"]) for t in args["targets"]]
     result = admin.describe_configs([ConfigResource(t, n) for t, n in targets],
                                     include_synonyms=bool(args.get("include_synonyms")), config_filter="all")
     seen: list[str] = []
@@ -397,16 +388,16 @@ def create_acls(admin: Any, args: dict[str, Any], call: Call) -> None:
     failures = list(result["failed"])
     for spec, acl in zip(args["acls"], acls, strict=True):
         if id(acl) in succeeded:
-            call.resources.append(entry(spec["label"]))
+            call.resources.append(entry(_filter_label(spec)))
         else:
             failed = failures.pop(0) if failures else None
             error = failed[-1] if isinstance(failed, tuple) else failed
-            call.resources.append(entry(spec["label"], error))
+            call.resources.append(entry(_filter_label(spec), error))
 
 
 def describe_topics(admin: Any, args: dict[str, Any], call: Call) -> None:
     """kafka-python describes topics through Metadata (no DescribeTopicPartitions): request_version is null."""
-    names = list(args["topics"])
+    names = list(args["names"])
     found = {t["name"]: t for t in admin.describe_topics(names)}
     call.result_fields.append("partitions")
     for name in names:
@@ -785,7 +776,8 @@ def answer(adapter: Adapter, line: str) -> dict[str, Any]:
     try:
         request = json.loads(line)
         return {"id": request["id"], "result": adapter.run(request["op"], request.get("connection"),
-                                                           request.get("args") or {})}
+                                                           request.get("args") or {},
+                                                           list(request.get("api_keys") or ()))}
     except Exception as exc:
         ident = request.get("id") if isinstance(request, dict) else None
         return {"id": ident, "failure": {"class": type(exc).__name__, "message": str(exc).replace("\n", " ")}}

@@ -1,6 +1,6 @@
 'use strict'
 /**
- * kcompat's adapter for kafkajs's admin() client, speaking the JSON-lines adapter protocol, version 2
+ * kcompat's adapter for kafkajs's admin() client, speaking the JSON-lines adapter protocol, version 3
  * (docs/ADAPTERS.md).  Run by node with NODE_PATH naming the node_modules kcompat installed kafkajs into;
  * stdout carries protocol lines only (console.log is sent to stderr), kafkajs's log goes to stderr.
  *
@@ -14,7 +14,7 @@
 const readline = require('readline')
 const kafkajs = require('kafkajs')
 
-const PROTOCOL = 2
+const PROTOCOL = 3
 const REQUEST_TIMEOUT_MS = 30000
 const DEFAULT_DEADLINE_S = 60
 
@@ -26,14 +26,6 @@ function callDeadline (env) {
 }
 
 const DEADLINE_S = callDeadline(process.env)
-
-const API_KEYS = {
-  create_topics: 19, create_partitions: 37, describe_configs: 32, list_topics: 3, create_acls: 30,
-  describe_topics: 75, delete_topics: 20, describe_cluster: 3, alter_configs: 33, describe_acls: 29,
-  delete_acls: 31, list_consumer_groups: 16, describe_consumer_groups: 15, delete_consumer_groups: 42,
-  list_consumer_group_offsets: 9, alter_consumer_group_offsets: 8, delete_records: 21, list_offsets: 2,
-  alter_partition_reassignments: 45, list_partition_reassignments: 46,
-}
 
 /** Kafka's ConfigEntry.ConfigSource names by wire value (kafkajs's ConfigSource says TOPIC_CONFIG for 1). */
 const CONFIG_SOURCES = ['UNKNOWN', 'DYNAMIC_TOPIC_CONFIG', 'DYNAMIC_BROKER_CONFIG', 'DYNAMIC_DEFAULT_BROKER_CONFIG',
@@ -199,8 +191,9 @@ function logCreator () {
   }
 }
 
-function versionSince (mark, apiKey) {
-  const found = sent.slice(mark).filter(([key]) => key === apiKey)
+/** The last version sent since mark of any of apiKeys: the request's, the APIs its op sends. */
+function versionSince (mark, apiKeys) {
+  const found = sent.slice(mark).filter(([key]) => apiKeys.includes(key))
   return found.length ? found[found.length - 1][1] : null
 }
 
@@ -285,7 +278,7 @@ const OPS = {
   async describe_configs (admin, args, call) {
     if (args.include_documentation) call.unsupported.push('include_documentation') // kafkajs has no such option
     const synonyms = Boolean(args.include_synonyms)
-    const targets = args.resources.map(r => ({ label: `${r.type.toLowerCase()}:${r.name}`, type: enumValue(kafkajs.ConfigResourceTypes, r.type, 'config resource type'), name: r.name }))
+    const targets = args.targets.map(t => ({ label: `${t.resource_type.toLowerCase()}:${t.name}`, type: enumValue(kafkajs.ConfigResourceTypes, t.resource_type, 'config resource type'), name: t.name }))
     let described
     try {
       described = await admin.describeConfigs({ resources: targets.map(t => ({ type: t.type, name: t.name })), includeSynonyms: synonyms })
@@ -322,7 +315,7 @@ const OPS = {
       operation: enumValue(kafkajs.AclOperationTypes, a.operation, 'ACL operation'),
       permissionType: enumValue(kafkajs.AclPermissionTypes, a.permission, 'ACL permission')
     }))
-    const labels = args.acls.map(a => a.label)
+    const labels = args.acls.map(filterLabel)
     try {
       await admin.createAcls({ acl })
     } catch (error) {
@@ -334,7 +327,7 @@ const OPS = {
   async describe_topics (admin, args, call) {
     // kafkajs describes topics through Metadata (no DescribeTopicPartitions): request_version is null
     call.result_fields.push('partitions')
-    for (const name of args.topics) {
+    for (const name of args.names) {
       try {
         const { topics } = await admin.fetchTopicMetadata({ topics: [name] })
         const found = topics.find(t => t.name === name)
@@ -625,7 +618,7 @@ function operations (admin) {
   return Object.keys(methods).filter(op => typeof admin[methods[op]] === 'function').sort()
 }
 
-async function run (declared, op, connection, args) {
+async function run (declared, op, connection, args, apiKeys) {
   if (op === 'close') {
     await close(connection)
     return new Call().answer(null)
@@ -646,14 +639,14 @@ async function run (declared, op, connection, args) {
     if (error.expired === true) clients.delete(keyOf(connection))
   }
   call.deadline_reached = reached(DEADLINE_S, Date.now() - started, failed)
-  return call.answer(versionSince(mark, API_KEYS[op]))
+  return call.answer(versionSince(mark, apiKeys))
 }
 
 async function answer (declared, line) {
   let request = null
   try {
     request = JSON.parse(line)
-    return { id: request.id, result: await run(declared, request.op, request.connection || null, request.args || {}) }
+    return { id: request.id, result: await run(declared, request.op, request.connection || null, request.args || {}, request.api_keys || []) }
   } catch (error) {
     return { id: request && typeof request === 'object' ? request.id : null, failure: { class: error.name || 'Error', message: String(error.message).replace(/\n/g, ' ') } }
   }

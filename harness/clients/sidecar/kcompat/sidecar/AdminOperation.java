@@ -1,5 +1,6 @@
 package kcompat.sidecar;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.util.concurrent.TimeoutException;
@@ -11,10 +12,20 @@ import org.apache.kafka.clients.admin.AdminClient;
  */
 public abstract class AdminOperation implements Operation {
     private final int apiKey;
+    private static int[] requested = new int[0];
 
-    /** {@code apiKey}: the API whose request version the result reports (a number: not every release names it). */
+    /** {@code apiKey}: the API whose request version the result reports where a request names none. */
     protected AdminOperation(int apiKey) {
         this.apiKey = apiKey;
+    }
+
+    /** The API keys the request being answered names (protocol 3's {@code api_keys}); null or empty: none. */
+    static void requested(JsonArray keys) {
+        int[] found = new int[keys == null ? 0 : keys.size()];
+        for (int i = 0; i < found.length; i++) {
+            found[i] = keys.get(i).getAsInt();
+        }
+        requested = found;
     }
 
     protected abstract void call(AdminClient client, JsonObject args, Call call) throws Exception;
@@ -34,7 +45,8 @@ public abstract class AdminOperation implements Operation {
         } catch (Throwable t) {
             call.threw(t);
         }
-        call.result.add("request_version", RequestLog.sentSince(mark, apiKey));
+        int[] keys = requested.length > 0 ? requested : new int[] {apiKey};
+        call.result.add("request_version", RequestLog.sentSince(mark, keys));
         if (System.nanoTime() - started >= Json.TIMEOUT_SECONDS * 1_000_000_000L || waitedOut(call.result)) {
             call.result.addProperty("deadline_reached", Json.TIMEOUT_SECONDS);
         }

@@ -19,7 +19,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class AdminSidecar {
     /** Bumped whenever a request or answer changes shape; java.py's SIDECAR_PROTOCOL must match. */
-    public static final int PROTOCOL = 2;
+    public static final int PROTOCOL = 3;
 
     private AdminSidecar() {
     }
@@ -54,6 +54,8 @@ public final class AdminSidecar {
                 ? request.getAsJsonObject("args") : new JsonObject();
             JsonObject connection = request.has("connection") && request.get("connection").isJsonObject()
                 ? request.getAsJsonObject("connection") : null;
+            AdminOperation.requested(request.has("api_keys") && request.get("api_keys").isJsonArray()
+                ? request.getAsJsonArray("api_keys") : null);
             answer.add("result", operation.run(connection, args));
         } catch (Throwable t) {
             answer.add("failure", Json.failure(t));

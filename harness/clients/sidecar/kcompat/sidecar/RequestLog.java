@@ -88,13 +88,15 @@ public final class RequestLog {
         return SENT.size();
     }
 
-    /** The last version of {@code apiKey} sent since {@code mark}, or null if none was. */
-    public static JsonElement sentSince(int mark, int apiKey) {
+    /** The last version of any of {@code apiKeys} sent since {@code mark}, or null if none was. */
+    public static JsonElement sentSince(int mark, int... apiKeys) {
         Integer found = null;
         synchronized (SENT) {
             for (int i = mark; i < SENT.size(); i++) {
-                if (SENT.get(i)[0] == apiKey) {
-                    found = SENT.get(i)[1];
+                for (int apiKey : apiKeys) {
+                    if (SENT.get(i)[0] == apiKey) {
+                        found = SENT.get(i)[1];
+                    }
                 }
             }
         }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import kcompat.sidecar.Acls;
 import kcompat.sidecar.AdminOperation;
 import kcompat.sidecar.Call;
 import kcompat.sidecar.Json;
@@ -53,7 +54,7 @@ public final class CreateAcls extends AdminOperation {
                 Reflect.enumValue(operation, acl.get("operation").getAsString()),
                 Reflect.enumValue(permission, acl.get("permission").getAsString()));
             bindings.add(bindingType.getConstructor(resourceClass, entryType).newInstance(resource, entry));
-            labels.add(acl.get("label").getAsString());
+            labels.add(Acls.label(acl));
         }
         Object result = AdminClient.class.getMethod("createAcls", Collection.class).invoke(client, bindings);
         @SuppressWarnings("unchecked")

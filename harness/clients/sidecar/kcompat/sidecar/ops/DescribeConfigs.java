@@ -29,9 +29,10 @@ public final class DescribeConfigs extends AdminOperation {
     @Override
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
         List<ConfigResource> resources = new ArrayList<ConfigResource>();
-        for (JsonElement element : args.getAsJsonArray("resources")) {
+        for (JsonElement element : args.getAsJsonArray("targets")) {
             JsonObject resource = element.getAsJsonObject();
-            ConfigResource.Type type = ConfigResource.Type.valueOf(resource.get("type").getAsString().toUpperCase());
+            ConfigResource.Type type =
+                ConfigResource.Type.valueOf(resource.get("resource_type").getAsString().toUpperCase());
             resources.add(new ConfigResource(type, resource.get("name").getAsString()));
         }
         DescribeConfigsOptions options = new DescribeConfigsOptions();

@@ -36,7 +36,7 @@ public final class DescribeTopics extends AdminOperation {
     @Override
     protected void call(AdminClient client, JsonObject args, Call call) throws Exception {
         List<String> names = new ArrayList<String>();
-        for (JsonElement name : args.getAsJsonArray("topics")) {
+        for (JsonElement name : args.getAsJsonArray("names")) {
             names.add(name.getAsString());
         }
         Object result = AdminClient.class.getMethod("describeTopics", Collection.class).invoke(client, names);

@@ -1,0 +1,238 @@
+// Consumer groups and their offsets.
+
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"sort"
+
+	"github.com/IBM/sarama"
+	"kcompat/adapter/kit"
+)
+
+// listConsumerGroups: ClusterAdmin.ListConsumerGroups gives each group's protocol type only: no state, no filter.
+func listConsumerGroups(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) error {
+	var args struct {
+		States []string `json:"states"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	if len(args.States) > 0 {
+		r.Unsupported("states")
+	}
+	groups, err := adm.ListConsumerGroups()
+	if err != nil && len(groups) == 0 {
+		r.Threw(err)
+		return nil
+	}
+	names := make([]string, 0, len(groups))
+	for name := range groups {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		r.Add(outcome(name, nil))
+	}
+	if err != nil { // some brokers answered, others did not: the listing is partial
+		r.Threw(err)
+	}
+	return nil
+}
+
+// describeConsumerGroups: ClusterAdmin.DescribeConsumerGroups never asks for authorized operations; the
+// coordinator is ClusterAdmin.Coordinator's.
+func describeConsumerGroups(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) error {
+	var args struct {
+		Groups                      []string `json:"groups"`
+		IncludeAuthorizedOperations bool     `json:"include_authorized_operations"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	if args.IncludeAuthorizedOperations {
+		r.Unsupported("include_authorized_operations")
+	}
+	r.ResultFields = append(r.ResultFields, "state", "members", "coordinator", "partition_assignor")
+	if len(args.Groups) == 0 {
+		return nil
+	}
+	described, err := adm.DescribeConsumerGroups(args.Groups)
+	if err != nil {
+		if _, ok := kafkaError(err); !ok {
+			r.Threw(err)
+			return nil
+		}
+	}
+	byName := map[string]*sarama.GroupDescription{}
+	for _, d := range described {
+		byName[d.GroupId] = d
+	}
+	for _, group := range args.Groups {
+		d, ok := byName[group]
+		if !ok {
+			r.Add(outcome(group, err))
+			continue
+		}
+		e := outcome(group, d.Err)
+		if d.Err == sarama.ErrNoError {
+			e.Fields["state"], e.Fields["partition_assignor"] = d.State, d.Protocol
+			e.Fields["coordinator"] = nil
+			if b, cerr := adm.Coordinator(group); cerr == nil {
+				e.Fields["coordinator"] = b.ID()
+			}
+			ids := make([]string, 0, len(d.Members))
+			for id := range d.Members {
+				ids = append(ids, id)
+			}
+			sort.Strings(ids)
+			members := []map[string]any{}
+			for _, id := range ids {
+				m := d.Members[id]
+				members = append(members, map[string]any{"member_id": m.MemberId, "client_id": m.ClientId,
+					"host": m.ClientHost, "group_instance_id": m.GroupInstanceId})
+			}
+			e.Fields["members"] = members
+		}
+		r.Add(e)
+	}
+	return nil
+}
+
+func deleteConsumerGroups(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) error {
+	var args struct {
+		Groups []string `json:"groups"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	for _, group := range args.Groups {
+		each(r, group, adm.DeleteConsumerGroup(group))
+	}
+	return nil
+}
+
+func pair(raw []json.RawMessage) (string, int32, error) {
+	if len(raw) < 2 {
+		return "", 0, errors.New("a partition is [topic, partition]")
+	}
+	var topic string
+	var partition int32
+	if err := json.Unmarshal(raw[0], &topic); err != nil {
+		return "", 0, err
+	}
+	if err := json.Unmarshal(raw[1], &partition); err != nil {
+		return "", 0, err
+	}
+	return topic, partition, nil
+}
+
+func listConsumerGroupOffsets(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) error {
+	var args struct {
+		Group      string              `json:"group"`
+		Partitions [][]json.RawMessage `json:"partitions"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	r.ResultFields = append(r.ResultFields, "offset", "metadata")
+	var asked map[string][]int32
+	if args.Partitions != nil {
+		asked = map[string][]int32{}
+		for _, p := range args.Partitions {
+			topic, partition, err := pair(p)
+			if err != nil {
+				return err
+			}
+			asked[topic] = append(asked[topic], partition)
+		}
+	}
+	response, err := adm.ListConsumerGroupOffsets(args.Group, asked)
+	if err != nil || response == nil {
+		each(r, args.Group, err)
+		return nil
+	}
+	blocks := response.Blocks
+	if response.Version >= 8 && len(response.Groups) > 0 {
+		blocks = response.Groups[0].Blocks
+	}
+	entries := []*resource{}
+	for topic, partitions := range blocks {
+		for partition, block := range partitions {
+			e := outcome(kit.ColonLabel(topic, partition), block.Err)
+			if block.Err == sarama.ErrNoError {
+				e.Fields["offset"] = nil
+				if block.Offset >= 0 {
+					e.Fields["offset"] = block.Offset
+				}
+				e.Fields["metadata"] = block.Metadata
+			}
+			entries = append(entries, e)
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Resource < entries[j].Resource })
+	r.Resources = append(r.Resources, entries...)
+	return nil
+}
+
+func alterConsumerGroupOffsets(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) error {
+	var args struct {
+		Group   string              `json:"group"`
+		Offsets [][]json.RawMessage `json:"offsets"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	offsets := map[string]map[int32]sarama.OffsetAndMetadata{}
+	for _, triple := range args.Offsets {
+		topic, partition, err := pair(triple)
+		if err != nil || len(triple) < 3 {
+			return errors.New("an offset is [topic, partition, offset]")
+		}
+		var at int64
+		if err := json.Unmarshal(triple[2], &at); err != nil {
+			return err
+		}
+		if offsets[topic] == nil {
+			offsets[topic] = map[int32]sarama.OffsetAndMetadata{}
+		}
+		offsets[topic][partition] = sarama.OffsetAndMetadata{Offset: at, LeaderEpoch: -1}
+	}
+	response, err := adm.AlterConsumerGroupOffsets(args.Group, offsets, nil)
+	if err != nil || response == nil {
+		each(r, args.Group, err)
+		return nil
+	}
+	for topic, partitions := range offsets {
+		for partition := range partitions {
+			code, ok := response.Errors[topic][partition]
+			if !ok {
+				r.Add(outcome(kit.ColonLabel(topic, partition), errors.New("sarama returned no result for it")))
+				continue
+			}
+			r.Add(outcome(kit.ColonLabel(topic, partition), code))
+		}
+	}
+	sort.Slice(r.Resources, func(i, j int) bool { return r.Resources[i].Resource < r.Resources[j].Resource })
+	return nil
+}
+
+// deleteConsumerGroupOffsets: ClusterAdmin.DeleteConsumerGroupOffset, one partition a call.
+func deleteConsumerGroupOffsets(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) error {
+	var args struct {
+		Group      string              `json:"group"`
+		Partitions [][]json.RawMessage `json:"partitions"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	for _, p := range args.Partitions {
+		topic, partition, err := pair(p)
+		if err != nil {
+			return err
+		}
+		each(r, kit.ColonLabel(topic, partition), adm.DeleteConsumerGroupOffset(args.Group, topic, partition))
+	}
+	return nil
+}

@@ -1,0 +1,15 @@
+"""Admin.deleteStreamsGroups (KIP-1071) through confluent-kafka: no release on the axis (2.0 to 2.16) has streams-group
+admin calls, which the record says as data (NotImplementedError), never an exception."""
+
+from __future__ import annotations
+
+from . import DELETE_STREAMS_GROUPS, DeleteStreamsGroupsArgs
+from ...clients.base import AdminResult
+from ...clients.confluent import ConfluentClient
+
+
+@DELETE_STREAMS_GROUPS.implement(ConfluentClient)
+def delete_streams_groups(client: ConfluentClient, args: DeleteStreamsGroupsArgs, version: int | None) -> AdminResult:
+    return AdminResult("delete_streams_groups", client.kind, client.version, None, exception="NotImplementedError",
+                       exception_message=f"confluent-kafka {client.version} has no AdminClient.delete_streams_groups",
+                       librdkafka_version=client.librdkafka_version)

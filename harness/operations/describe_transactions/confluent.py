@@ -1,0 +1,19 @@
+"""describeTransactions through confluent-kafka: no release on the axis (2.0 to 2.16) has AdminClient.describe_transactions, and the
+result says so; a release that has it is refused as unimplemented here until kcompat drives it."""
+
+from __future__ import annotations
+
+from .. import NoImplementation
+from . import DESCRIBE_TRANSACTIONS, DescribeTransactionsArgs
+from ...clients.base import AdminResult
+from ...clients.confluent import ConfluentClient
+
+
+@DESCRIBE_TRANSACTIONS.implement(ConfluentClient)
+def describe_transactions(client: ConfluentClient, args: DescribeTransactionsArgs, version: int | None) -> AdminResult:
+    if hasattr(client.library, "describe_transactions"):
+        raise NoImplementation(f"confluent-kafka {client.version} has AdminClient.describe_transactions, which kcompat does "
+                               "not drive yet")
+    return AdminResult("describe_transactions", client.kind, client.version, None, exception="NotImplementedError",
+                       exception_message=f"confluent-kafka {client.version} has no AdminClient.describe_transactions",
+                       librdkafka_version=client.librdkafka_version)

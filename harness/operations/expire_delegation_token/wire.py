@@ -1,0 +1,31 @@
+"""ExpireDelegationToken through the wire client, at the cell's pinned request version where it has one."""
+
+from __future__ import annotations
+
+import base64
+import datetime
+from typing import Any
+
+from kio.static.primitive import i64Timedelta
+
+from . import EXPIRE_DELEGATION_TOKEN, ExpireDelegationTokenArgs
+from ...protocol import build_request
+from ...clients.base import AdminResult, ResourceOutcome
+from ...clients.wire import WireClient, observed
+from ..create_delegation_token.wire import epoch_ms, send_token_request
+
+API_KEY = 40
+
+
+@EXPIRE_DELEGATION_TOKEN.implement(WireClient)
+@observed
+def expire_delegation_token(client: WireClient, args: ExpireDelegationTokenArgs, version: int | None
+                            ) -> AdminResult:
+    def build(v: int, options: dict[str, bool]) -> Any:
+        return build_request(API_KEY, v, hmac=base64.b64decode(args.hmac), expiry_time_period=i64Timedelta.parse(
+            datetime.timedelta(milliseconds=args.expiry_period_ms)))
+
+    sent, response, code = send_token_request(client, "expire_delegation_token", API_KEY, version, build)
+    fields = {"expiry_timestamp": epoch_ms(response.expiry_timestamp)} if response is not None and code == 0 else {}
+    return AdminResult("expire_delegation_token", client.kind, client.version, sent,
+                       (ResourceOutcome.of("token", code, None, **fields),), ("expiry_timestamp",))

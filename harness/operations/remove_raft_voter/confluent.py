@@ -1,0 +1,19 @@
+"""removeRaftVoter through confluent-kafka: no release on the axis has AdminClient.remove_raft_voter, and the result says so; a
+release that has it is refused as unimplemented here until kcompat drives it."""
+
+from __future__ import annotations
+
+from .. import NoImplementation
+from . import REMOVE_RAFT_VOTER, RemoveRaftVoterArgs
+from ...clients.base import AdminResult
+from ...clients.confluent import ConfluentClient
+from ...clients.kinds.confluent.shared import lacks
+
+
+@REMOVE_RAFT_VOTER.implement(ConfluentClient)
+def remove_raft_voter(client: ConfluentClient, args: RemoveRaftVoterArgs, version: int | None) -> AdminResult:
+    missing = lacks(client, "remove_raft_voter", "remove_raft_voter")
+    if missing is None:
+        raise NoImplementation(f"confluent-kafka {client.version} has AdminClient.remove_raft_voter, which kcompat does not "
+                               "drive yet")
+    return missing

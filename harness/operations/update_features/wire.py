@@ -1,0 +1,40 @@
+"""updateFeatures through the wire client: UpdateFeatures to the controller (it alone serves it, KIP-584)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from kio.static.primitive import i32Timedelta
+
+from . import UPDATE_FEATURES, UpdateFeaturesArgs
+from ...protocol import build_request, nested_type
+from ...clients.base import AdminResult, ResourceOutcome
+from ...clients.wire import WireClient, observed
+
+UPDATE_FEATURES_KEY = 57
+TIMEOUT = i32Timedelta.parse(datetime.timedelta(seconds=30))
+UPGRADE_TYPES = {"UPGRADE": 1, "SAFE_DOWNGRADE": 2, "UNSAFE_DOWNGRADE": 3}
+
+
+@UPDATE_FEATURES.implement(WireClient)
+@observed
+def update_features(client: WireClient, args: UpdateFeaturesArgs, version: int | None) -> AdminResult:
+    """v0 says a downgrade as ``allow_downgrade``, v1 (KIP-778) as ``upgrade_type``; ``validate_only`` is v1's,
+    so v0 refuses to send it (UnsupportedOption) rather than change the call."""
+    def build(v: int, options: dict[str, bool]) -> Any:
+        key = nested_type(UPDATE_FEATURES_KEY, v, "FeatureUpdateKey", timeout=TIMEOUT, feature_updates=())
+        how = ({"upgrade_type": UPGRADE_TYPES[args.upgrade_type]} if v >= 1
+               else {"allow_downgrade": args.upgrade_type != "UPGRADE"})
+        update = key(feature=args.feature, max_version_level=args.max_version_level, **how)
+        return build_request(UPDATE_FEATURES_KEY, v, timeout=TIMEOUT, feature_updates=(update,), **options)
+
+    sent, response, lacking = client.send("update_features", UPDATE_FEATURES_KEY, version, build,
+                                           {"validate_only": args.validate_only}, to_controller=True)
+    outcomes: tuple[ResourceOutcome, ...]
+    if int(response.error_code) != 0:
+        outcomes = (ResourceOutcome.of(args.feature, int(response.error_code), response.error_message),)
+    else:
+        outcomes = tuple(ResourceOutcome.of(str(r.feature), int(r.error_code), r.error_message)
+                         for r in response.results)
+    return AdminResult("update_features", client.kind, client.version, sent, outcomes, unsupported_options=lacking)
