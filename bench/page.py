@@ -6,7 +6,7 @@ Two synthetic run directories (records.jsonl written as the run engine would,
 without the per-line fsync, which is the run's cost and not the page's):
 
 * *catalog*: the full catalog matrix, ``--claims`` claims x every version/mode
-  pair of harness/catalog.toml x six clients (wire, confluent, the four
+  pair of src/kcompat/harness/catalog.toml x six clients (wire, confluent, the four
   kafka-clients releases of the catalog);
 * *large*: about ``--cells`` cells (more claims and clients on the same
   columns).
@@ -33,16 +33,17 @@ from kcompat.reports.page import load, write
 from kcompat.reports.page.browser import chromium
 
 ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "kcompat"
 OUTCOMES = ["pass"] * 12 + ["unsupported"] * 6 + ["deviation", "fail"] + ["pass"] * 20 + ["infra_error"]
 
 
 def catalog_columns() -> list[tuple[str, str]]:
-    data = tomllib.loads((ROOT / "harness" / "catalog.toml").read_text())
+    data = tomllib.loads((SRC / "harness" / "catalog.toml").read_text())
     return [(line["newest"], mode) for line in data["line"] for mode in line["modes"]]
 
 
 def catalog_clients() -> list[str]:
-    data = tomllib.loads((ROOT / "harness" / "catalog.toml").read_text())
+    data = tomllib.loads((SRC / "harness" / "catalog.toml").read_text())
     return ["wire", "confluent"] + [f"java:{c['version']}" for c in data["java_client"]]
 
 

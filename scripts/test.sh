@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's own tests, as CI runs them, fastest feedback first:
 #   0. ruff's static checks (unused imports, undefined names, likely bugs), in seconds, then mypy strict
-#      over harness/, fixtures/ and reports/ (pyproject's [tool.mypy]), in a minute or two;
+#      over kcompat's harness, fixtures and reports (pyproject's [tool.mypy]), in a minute or two;
 #   1. unit and plugin tests alone (tests/unit, no broker): a broken one stops CI here, in
 #      a minute or two, with the line "scripts/test.sh: unit tests failed";
 #   2. integration tests (real brokers as local JVMs, the three clients, the container

@@ -93,7 +93,7 @@ def bumps(root: Path) -> list[Path]:
 
 
 def junit(path: Path, records: list[Record], *, full: bool = True, others: int = 0) -> Path:
-    """A JUnit XML file as pytest writes it for `kcompat run` (fixtures/cells.py's properties), plus
+    """A JUnit XML file as pytest writes it for `kcompat run` (src/kcompat/fixtures/cells.py's properties), plus
     ``others`` test cases without a cell id; ``full=False`` leaves out ``kcompat_record`` (another job)."""
     from xml.sax.saxutils import quoteattr
 

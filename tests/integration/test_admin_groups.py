@@ -1,7 +1,7 @@
 """The consumer-group operations' neutral result through every client kind, on a new KRaft broker and an old
 ZooKeeper one (2.3, nightly).
 
-What each client sees of each group method on each broker is the claim book's (scenarios/claims/DOCS-admin/
+What each client sees of each group method on each broker is the claim book's (src/kcompat/scenarios/claims/DOCS-admin/
 groups.toml), judged in the golden slice admin-groups-3.9-4.4 (tests/integration/test_golden.py).
 """
 

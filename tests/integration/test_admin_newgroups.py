@@ -2,7 +2,7 @@
 against the newest broker (4.4, KRaft: share and streams groups on by default) and one without them (3.9,
 nightly); and the share-group set-up of a broker whose share groups are a preview that is off.
 
-What each client sees of each method on each broker is the claim book's (scenarios/claims/DOCS-admin/
+What each client sees of each method on each broker is the claim book's (src/kcompat/scenarios/claims/DOCS-admin/
 newgroups.toml), judged in the golden slice admin-groups-3.9-4.4 (tests/integration/test_golden.py).
 """
 

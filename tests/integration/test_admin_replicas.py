@@ -1,7 +1,7 @@
 """A cluster of three nodes with two log dirs each (``ClusterSpec``'s ``log_dirs``, which the replicas group's
 claims ask for) lists both dirs of every node, on 3.9 in KRaft and 2.2 with ZooKeeper (nightly).
 
-What each client sees of each replica method on each broker is the claim book's (scenarios/claims/DOCS-admin/
+What each client sees of each replica method on each broker is the claim book's (src/kcompat/scenarios/claims/DOCS-admin/
 replicas.toml), judged in the golden slice admin-groups-3.9-4.4 (tests/integration/test_golden.py).
 """
 

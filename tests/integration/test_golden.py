@@ -74,7 +74,7 @@ def test_every_observation_is_in_its_probes_words(run: Path) -> None:
 
 def test_verdicts_follow_the_measured_limits(run: Path) -> None:
     """A measured client's cell follows from two measurements: the newest request version it sends
-    (harness/clients/limits.jsonl, measured against the stub broker) and the broker's ApiVersions.  Below the
+    (src/kcompat/harness/clients/limits.jsonl, measured against the stub broker) and the broker's ApiVersions.  Below the
     claim's range on one side, an unsupported cell is limited by that side (``both`` when both); within it on
     both, the call was made: ``pass`` or ``deviation`` with the request version the recorder saw."""
     measured = checked_in()

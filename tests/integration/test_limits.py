@@ -29,7 +29,7 @@ def test_the_installed_release_measures_as_checked_in(tmp_path: Path) -> None:
     release = installed_confluent()
     assert (measured["kind"], measured["release"]) == ("confluent", release)
     assert measured["newest"] == dict(checked_in()[f"confluent:{release}"].newest), \
-        f"re-measured confluent:{release} differs from harness/clients/limits.jsonl: update the table"
+        f"re-measured confluent:{release} differs from src/kcompat/harness/clients/limits.jsonl: update the table"
     assert measured["oldest"] == dict(checked_in()[f"confluent:{release}"].oldest) and measured["oldest"]
     assert json.loads((tmp_path / "client-limits" / f"confluent-{release}.json").read_text()) == measured
     table = _ok(kcompat("clients", "limits", "confluent", env=env, timeout=300))
@@ -63,7 +63,7 @@ def test_a_release_pypi_does_not_publish_is_one_line_naming_the_nearest(tmp_path
                   "--out", str(tmp_path / "run"))):
         done = kcompat(*args, timeout=300)
         assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
-        assert done.stderr.strip().splitlines()[-1] == (
+        assert done.stderr.strip().splitlines()[-1].startswith(
             "kcompat: error: PyPI publishes no confluent-kafka 2.5.1; nearest releases: 2.4.0, 2.5.0, 2.5.3, 2.6.0")
     assert not (tmp_path / "run" / "records.jsonl").exists()
     assert not any(HarnessConfig.resolve().cache_dir.glob("venvs/confluent-kafka-2.5.1"))
@@ -133,7 +133,7 @@ def test_a_go_adapter_measures_as_checked_in_with_what_it_measured_per_api(tmp_p
     measured = json.loads(_ok(done).splitlines()[-1])
     line = checked_in()[ref]
     assert (measured["newest"], measured["oldest"]) == (dict(line.newest), dict(line.oldest)), \
-        f"re-measured {ref} differs from harness/clients/limits.jsonl"
+        f"re-measured {ref} differs from src/kcompat/harness/clients/limits.jsonl"
     assert measured["apis"] == api_digests() == dict(line.apis)
 
 

@@ -210,7 +210,7 @@ def test_bisect_pins_kip525_configs_through_java_to_2_4_0(tmp_path: Path) -> Non
 
 
 def test_qualify_fails_on_an_unreviewed_deviation_and_passes_with_the_reviewed_list(tmp_path: Path) -> None:
-    known = Path(__file__).resolve().parents[2] / "scenarios" / "profiles" / "known_deviations.toml"
+    known = Path(__file__).resolve().parents[2] / "src" / "kcompat" / "scenarios" / "profiles" / "known_deviations.toml"
     empty = tmp_path / "none.toml"
     empty.write_text("")
     for name, deviations, code in (("unreviewed", empty, 1), ("reviewed", known, 0)):

@@ -14,7 +14,7 @@ TOPIC_AUTHORIZATION_FAILED = 29
 CLUSTER_AUTHORIZATION_FAILED = 31
 POLICY_VIOLATION = 44
 USERS = (("alice", "alice-secret"),)
-POLICY_SOURCES = Path(__file__).resolve().parents[2] / "fixtures" / "plugins" / "create_topic_policy"
+POLICY_SOURCES = Path(__file__).resolve().parents[2] / "src" / "kcompat" / "fixtures" / "plugins" / "create_topic_policy"
 
 
 @pytest.mark.parametrize(("version", "mode"), [("3.9", "kraft"), ("2.8", "zk"), ("0.11", "zk")])

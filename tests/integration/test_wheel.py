@@ -42,8 +42,12 @@ def installed() -> Iterator[Path]:
         # Built from a copy: an in-tree build would leave build/ and *.egg-info in the checkout.
         shutil.copytree(ROOT, work / "src", ignore=shutil.ignore_patterns(
             ".git", ".venv", ".tox", "build", "*.egg-info", "__pycache__", ".mypy_cache", ".kcompat"))
-        _run([sys.executable, "-m", "pip", "wheel", str(work / "src"), "--no-deps", "-w", str(work / "dist"), "-q"],
-             timeout=300, cwd=work)
+        built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(work / "src"), "--no-deps", "-w",
+                                str(work / "dist"), "-v"], cwd=work, capture_output=True, text=True, timeout=300)
+        assert built.returncode == 0, built.stderr[-1500:]
+        # an ordinary src layout: setuptools has nothing to warn about (a flat layout's "Please be careful with
+        # folders in your working directory with the same name as your package")
+        assert "careful" not in built.stdout + built.stderr, (built.stdout + built.stderr)[-1500:]
         (wheel,) = (work / "dist").glob("kcompat-*.whl")
         names = zipfile.ZipFile(wheel).namelist()
         assert "kcompat/harness/containers/broker.Dockerfile" in names

@@ -1,4 +1,4 @@
-"""The adapter protocol's harness side (harness/clients/adapter.py), against scripted adapter programs."""
+"""The adapter protocol's harness side (src/kcompat/harness/clients/adapter.py), against scripted adapter programs."""
 
 from __future__ import annotations
 

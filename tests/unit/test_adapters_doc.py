@@ -16,7 +16,7 @@ from kcompat.harness.operations import operations
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "ADAPTERS.md"
-BEGIN = "<!-- operations: generated from harness/operations/ by tests/unit/test_adapters_doc.py -->"
+BEGIN = "<!-- operations: generated from src/kcompat/harness/operations/ by tests/unit/test_adapters_doc.py -->"
 END = "<!-- /operations -->"
 
 
@@ -36,7 +36,7 @@ def test_the_operation_list_is_the_codes() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert BEGIN in text and END in text, f"{DOC} has lost its generated operations section"
     shown = text[text.index(BEGIN):text.index(END) + len(END)]
-    assert shown == operations_section(), (f"{DOC}'s operation list differs from harness/operations/; write it "
+    assert shown == operations_section(), (f"{DOC}'s operation list differs from src/kcompat/harness/operations/; write it "
                                            "again: .venv/bin/python tests/unit/test_adapters_doc.py")
 
 

@@ -23,6 +23,7 @@ from kcompat.harness.matrix.claims import (
 from kcompat.harness.versions import KafkaVersion
 
 ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src" / "kcompat"
 
 
 def _shared_kips() -> Path:
@@ -49,8 +50,8 @@ def _text_of(kip: KipClaims) -> Path:
 
 
 def test_the_claims_directory_is_the_scenarios_one() -> None:
-    assert claims_dir().resolve() == ROOT / "scenarios" / "claims"
-    assert sources_dir().resolve() == ROOT / "scenarios" / "sources"
+    assert claims_dir().resolve() == SRC / "scenarios" / "claims"
+    assert sources_dir().resolve() == SRC / "scenarios" / "sources"
 
 
 def test_every_kip_file_loads_with_claims_and_coverage() -> None:
@@ -64,7 +65,7 @@ def test_every_kip_file_loads_with_claims_and_coverage() -> None:
 
 
 def test_the_shipped_kip_texts_are_the_shared_ones() -> None:
-    """scenarios/sources carries the KIP texts so users' machines can check quotes; they must not drift."""
+    """src/kcompat/scenarios/sources carries the KIP texts so users' machines can check quotes; they must not drift."""
     assert KIPS.is_dir(), f"the KIP texts are expected at {KIPS} (shared/ beside the clone or its origin)"
     for original in KIPS.glob("KIP-*.md"):
         assert (sources_dir() / original.name).read_bytes() == original.read_bytes(), original.name
@@ -306,7 +307,7 @@ def _collected(tmp_path: Path, *args: str) -> list[str]:
     import sys
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCOMPAT_")}
-    done = subprocess.run([sys.executable, "-m", "pytest", str(ROOT / "scenarios"), "--collect-only", "-q",
+    done = subprocess.run([sys.executable, "-m", "pytest", str(SRC / "scenarios"), "--collect-only", "-q",
                            "-o", "addopts=", "-p", "no:cacheprovider", "-p", "no:xdist", "--import-mode=importlib",
                            "--kc-run-dir", str(tmp_path / "run"), "--kc-cache-dir", str(tmp_path / "cache"), *args],
                           capture_output=True, text=True, timeout=300, check=False, cwd=ROOT, env=env)

@@ -19,8 +19,9 @@ from kcompat.harness.matrix.claims import ClaimError, claims_dir, load_claim_boo
 from kcompat.harness.matrix.observables import CONFIG_ATTRIBUTES, PROBES, check_matcher
 
 ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src" / "kcompat"
 DOC = ROOT / "docs" / "CLAIMS.md"
-BEGIN = "<!-- probes: generated from harness/matrix/probes/ by tests/unit/test_claims_doc.py -->"
+BEGIN = "<!-- probes: generated from src/kcompat/harness/matrix/probes/ by tests/unit/test_claims_doc.py -->"
 END = "<!-- /probes -->"
 
 
@@ -57,7 +58,7 @@ def test_the_probe_list_is_the_codes() -> None:
     text = _text()
     assert BEGIN in text and END in text, f"{DOC} has lost its generated probe section"
     shown = text[text.index(BEGIN):text.index(END) + len(END)]
-    assert shown == probes_section(), (f"{DOC}'s probe list differs from harness/matrix/probes/; write it "
+    assert shown == probes_section(), (f"{DOC}'s probe list differs from src/kcompat/harness/matrix/probes/; write it "
                                        "again: .venv/bin/python tests/unit/test_claims_doc.py")
 
 
@@ -102,7 +103,7 @@ def test_every_key_matcher_and_type_the_loader_knows_is_on_the_page(tmp_path: Pa
     table_keys = _known(_refusal(tmp_path, GOOD.replace('  quote = "q."\n  observe = { error = "NONE" }\n\n  [[claim.f',
                                                          '  zz = 1\n\n  [[claim.f')))
     header = re.search(r'\{"kip", "title", "source", "fallbacks", "claim", "not_testable"\}',
-                       (ROOT / "harness" / "matrix" / "claims.py").read_text())
+                       (SRC / "harness" / "matrix" / "claims.py").read_text())
     assert header, "claims.py's top-level keys changed: say so on the page and here"
     matchers = _known(check_matcher({"zz": True}) or "")
     types = _known(check_matcher({"type": "zz"}) or "")

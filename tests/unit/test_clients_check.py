@@ -1,4 +1,4 @@
-"""The conformance kit's reading of one answer (harness/clients/check.py), on crafted results."""
+"""The conformance kit's reading of one answer (src/kcompat/harness/clients/check.py), on crafted results."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Adding a client kind, an admin operation or a probe touches no central file.
 
-A kind is one package ``harness/clients/kinds/<kind>/`` (plus the adapter
+A kind is one package ``src/kcompat/harness/clients/kinds/<kind>/`` (plus the adapter
 modules its ``modules`` names); an operation is one folder
-``harness/operations/<operation>/``: its spec in ``__init__.py``, one
+``src/kcompat/harness/operations/<operation>/``: its spec in ``__init__.py``, one
 implementation module per kind named after the kind (``wire.py``; a by-name
 runner, the sidecar's or an adapter's, may stand in for it), its probes
 (``probe.py``, ``probe_<name>.py``) and, for the Java sidecar, the class under
@@ -32,7 +32,8 @@ from kcompat.harness.matrix.probes import registry as probe_registry
 from kcompat.harness.operations import NoImplementation, operations, perform
 
 ROOT = Path(__file__).resolve().parents[2]
-KINDS = ROOT / "harness" / "clients" / "kinds"
+SRC = ROOT / "src" / "kcompat"
+KINDS = SRC / "harness" / "clients" / "kinds"
 
 NEW_KIND = '''
 """A kind made by the test: a client that answers list_topics with nothing."""
@@ -141,17 +142,17 @@ def _source_files(root: Path) -> dict[str, Path]:
 
 
 def _with_new_files(tmp_path: Path, added: dict[str, str], check: str) -> subprocess.CompletedProcess[str]:
-    """Runs ``check`` against a copy of harness/ with ``added`` (path -> text) written into it, after showing
-    the copy differs from harness/ by those new files only."""
+    """Runs ``check`` against a copy of src/kcompat/harness/ with ``added`` (path -> text) written into it, after showing
+    the copy differs from src/kcompat/harness/ by those new files only."""
     copy = tmp_path / "kcompat" / "harness"
-    shutil.copytree(ROOT / "harness", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(SRC / "harness", copy, ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "kcompat" / "__init__.py").write_text("")
     for layer in ("fixtures", "reports", "scenarios"):
         (tmp_path / "kcompat" / layer).symlink_to(ROOT / layer)
     for path, text in added.items():
         (copy / path).parent.mkdir(parents=True, exist_ok=True)
         (copy / path).write_text(textwrap.dedent(text))
-    before, after = _source_files(ROOT / "harness"), _source_files(copy)
+    before, after = _source_files(SRC / "harness"), _source_files(copy)
     assert set(after) - set(before) == set(added)  # only new files ...
     assert all(filecmp.cmp(before[p], after[p], shallow=False) for p in before)  # ... and none changed
     script = (f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\nCACHE = {str(tmp_path / 'cache')!r}\n"
@@ -266,33 +267,33 @@ def test_a_probe_module_declares_one_probe_named_after_it(tmp_path: Path) -> Non
                            "from kcompat.harness.matrix.observables import PROBES\nlen(PROBES)\n")
     assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]
-    assert last == ("kcompat.harness.errors.HarnessError: harness/operations/list_topics/probe_topic_count.py must "
+    assert last == ("kcompat.harness.errors.HarnessError: src/kcompat/harness/operations/list_topics/probe_topic_count.py must "
                     "declare one probe, "
                     "named 'topic_count' (@probe(ProbeSpec('topic_count', ...))); it declares 'topics_counted'")
 
 
 def test_every_probe_module_declares_its_probe() -> None:
     """Each operation folder's ``probe.py`` (the probe named after it) and ``probe_<name>.py``, and the few
-    probes that call no operation (``harness/matrix/probes/<name>.py``)."""
+    probes that call no operation (``src/kcompat/harness/matrix/probes/<name>.py``)."""
     found = {(p.stem if p.parent.name == "probes" else p.parent.name if p.stem == "probe"
               else p.stem.removeprefix("probe_")): p
-             for p in [*(ROOT / "harness" / "operations").glob("*/probe*.py"),
-                       *(ROOT / "harness" / "matrix" / "probes").glob("[!_]*.py")]}
+             for p in [*(SRC / "harness" / "operations").glob("*/probe*.py"),
+                       *(SRC / "harness" / "matrix" / "probes").glob("[!_]*.py")]}
     assert set(probe_registry()) == set(found)
     for name, declared in probe_registry().items():
         assert declared.spec.name == name and declared.observe.__name__ == name
-        assert declared.observe.__module__ == ".".join(["kcompat", *found[name].relative_to(ROOT).with_suffix("").parts])
+        assert declared.observe.__module__ == ".".join(["kcompat", *found[name].relative_to(SRC).with_suffix("").parts])
 
 
 def _kind_owned(path: Path) -> set[str]:
     """The kinds whose own files ``path`` is (its package under kinds/, or a module its ``modules`` names)."""
-    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    module = ".".join(["kcompat", *path.relative_to(SRC).with_suffix("").parts])
     return {name for name, declared in registry().items()
             if path.is_relative_to(KINDS / name.replace("-", "_")) or module in declared.modules}
 
 
 ALLOWED = {
-    "harness/records.py": "the records contract (standard library only): a java: release's cell id keeps Kafka's "
+    "src/kcompat/harness/records.py": "the records contract (standard library only): a java: release's cell id keeps Kafka's "
                           "release lines, docs/RECORDS.md",
 }
 
@@ -317,7 +318,7 @@ def test_nothing_outside_a_kind_branches_on_its_name(layer: str) -> None:
     """No comparison with a kind's name, no list of kinds or table keyed by them, no ``case "wire":``: ask
     ``kind(name)`` or ``kind_names()``."""
     names = set(kind_names())
-    for path in sorted((ROOT / layer).rglob("*.py")):
+    for path in sorted((SRC / layer).rglob("*.py")):
         if path.relative_to(ROOT).as_posix() in ALLOWED:
             continue
         foreign = names - _kind_owned(path)
@@ -343,24 +344,24 @@ def test_every_kind_is_its_own_package_and_names_modules_that_exist() -> None:
     for name, declared in registry().items():
         assert declared.name == name
         for module in declared.modules:
-            assert (ROOT / Path(*module.split("."))).with_suffix(".py").is_file(), module
+            assert (ROOT / "src" / Path(*module.split("."))).with_suffix(".py").is_file(), module
 
 
 def test_every_kind_implements_every_operation() -> None:
     for name, declared in registry().items():
         for op in operations():
-            module = ROOT / "harness" / "operations" / op / f"{name.replace('-', '_')}.py"
+            module = SRC / "harness" / "operations" / op / f"{name.replace('-', '_')}.py"
             assert module.is_file() or declared.perform_by_name is not None, (name, op)
 
 
 def test_every_operation_folder_declares_its_operation() -> None:
-    folders = {p.parent.name for p in (ROOT / "harness" / "operations").glob("*/__init__.py")}
+    folders = {p.parent.name for p in (SRC / "harness" / "operations").glob("*/__init__.py")}
     assert set(operations()) == folders
     for op in operations().values():
         assert op.samples("t"), op.name  # limits.exercise makes each one
 
 
-SIDECAR_OPS = ROOT / "harness" / "clients" / "sidecar" / "kcompat" / "sidecar" / "ops"
+SIDECAR_OPS = SRC / "harness" / "clients" / "sidecar" / "kcompat" / "sidecar" / "ops"
 SIDECAR_SERVICE = {"ApiVersions", "Close", "Methods", "Version"}
 """The sidecar's own requests (its versions, its client's methods, closing), performing no admin operation."""
 

@@ -1,4 +1,4 @@
-"""The Go adapters' kit (harness/clients/gokit/): its table of Kafka's error names is generated from kcompat's
+"""The Go adapters' kit (src/kcompat/harness/clients/gokit/): its table of Kafka's error names is generated from kcompat's
 own (``error_name`` over kio's ``ErrorCode``), the one source; after kio gains codes, write it again with
 ``.venv/bin/python tests/unit/test_gokit.py`` (run from the repository's root).  And every Go adapter builds
 against the kit, none keeping a copy of what it holds."""
@@ -15,8 +15,9 @@ from kcompat.harness.clients import gomodule
 from kcompat.harness.clients.base import error_name
 
 ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src" / "kcompat"
 ERRORS = gomodule.KIT / "errors.go"
-KINDS = ROOT / "harness" / "clients" / "kinds"
+KINDS = SRC / "harness" / "clients" / "kinds"
 GO_KINDS = ("franz_go", "sarama", "kafka_go")
 
 
@@ -32,7 +33,7 @@ def errors_go() -> str:
 
 
 def test_the_error_table_is_generated_from_kcompats() -> None:
-    assert ERRORS.read_text() == errors_go(), ("harness/clients/gokit/errors.go differs from kio's error codes; "
+    assert ERRORS.read_text() == errors_go(), ("src/kcompat/harness/clients/gokit/errors.go differs from kio's error codes; "
                                                "write it again: .venv/bin/python tests/unit/test_gokit.py")
 
 

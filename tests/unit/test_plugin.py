@@ -236,7 +236,7 @@ def test_naming_the_scenarios_asks_for_kcompat() -> None:
     """No option: the scenarios on the command line switch the plugin on at configure time (header, cells)."""
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-p", "no:xdist",
-                           "scenarios/test_cells.py", "-m", "kip195"], cwd=root, capture_output=True, text=True,
+                           "src/kcompat/scenarios/test_cells.py", "-m", "kip195"], cwd=root, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "\nkcompat: provider=" in done.stdout

@@ -1,4 +1,4 @@
-"""Long steps (harness/progress.py): a start and an end line off a terminal, one rewritten line on one."""
+"""Long steps (src/kcompat/harness/progress.py): a start and an end line off a terminal, one rewritten line on one."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The contract between harness/clients/java.py and the Java sidecar, read from both sources."""
+"""The contract between src/kcompat/harness/clients/java.py and the Java sidecar, read from both sources."""
 
 from __future__ import annotations
 

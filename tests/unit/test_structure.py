@@ -25,39 +25,25 @@ from kcompat import harness
 from kcompat.harness.providers import PROVIDERS
 
 ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src" / "kcompat"
 
 
 @pytest.mark.parametrize("package", ["harness", "fixtures", "reports", "scenarios"])
 def test_import_names_resolve_to_this_repository(package: str) -> None:
     module = importlib.import_module(f"kcompat.{package}")
-    assert Path(module.__file__ or "").resolve().is_relative_to(ROOT / package)
+    assert Path(module.__file__ or "").resolve().is_relative_to(SRC / package)
 
 
-def test_every_import_of_a_layer_goes_through_the_kcompat_namespace() -> None:
-    """A bare ``import harness`` would load a second copy of a module from the source tree (or someone
-    else's ``fixtures`` from PyPI): every absolute import of a layer names ``kcompat.<layer>``."""
-    bare = []
-    for path in ROOT.glob("*/**/*.py"):
-        if path.relative_to(ROOT).parts[0] in {".venv", ".tox", "kcompat", "node_modules"}:
-            continue
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
-                     else [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
-                     else [])
-            bare += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names
-                     if name.split(".")[0] in PACKAGES]
-    assert not bare, bare
-
-
-def test_the_distribution_installs_one_top_level_name() -> None:
-    """The namespace's links are the layers' folders, and setuptools packages nothing beside ``kcompat``."""
+def test_the_distribution_is_one_package_in_an_ordinary_src_layout() -> None:
+    """setuptools finds ``kcompat`` under src/ and nothing beside it; the package is real folders, no links
+    (a link would need a path trick wherever the tree is read: mypy, ruff, pytest, a wheel)."""
     import tomllib
 
     found = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
-    assert found["include"] == ["kcompat*"]
-    for package in PACKAGES:
-        link = ROOT / "kcompat" / package
-        assert link.is_symlink() and link.resolve() == ROOT / package, link
+    assert found == {"where": ["src"], "include": ["kcompat*"]}
+    assert [p.name for p in (ROOT / "src").iterdir() if not p.name.endswith(".egg-info")] == ["kcompat"]
+    assert not [p for p in SRC.rglob("*") if p.is_symlink()]
+    assert not {p.name for p in ROOT.iterdir()} & set(PACKAGES)  # no second copy of a layer beside src/
 
 
 def _layer(module: str) -> str:
@@ -79,17 +65,17 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_harness_imports_none_of_the_layers_above_it() -> None:
-    for path in (ROOT / "harness").rglob("*.py"):
+    for path in (SRC / "harness").rglob("*.py"):
         assert not _imports(path) & {"fixtures", "scenarios", "reports", "pytest"}, path
 
 
 def test_reports_never_import_pytest_or_a_kafka_client() -> None:
-    for path in (ROOT / "reports").rglob("*.py"):
+    for path in (SRC / "reports").rglob("*.py"):
         assert not _imports(path) & {"pytest", "fixtures", "scenarios", "confluent_kafka"}, path
 
 
 def test_every_provider_module_is_registered() -> None:
-    modules = {p.stem for p in (ROOT / "harness" / "providers").glob("*.py")} - {"__init__", "base", "cluster"}
+    modules = {p.stem for p in (SRC / "harness" / "providers").glob("*.py")} - {"__init__", "base", "cluster"}
     assert modules == set(PROVIDERS)
     for name, load in PROVIDERS.items():  # file name = provider name
         factory = load()
@@ -104,7 +90,7 @@ def test_public_surface_is_importable() -> None:
 def test_one_module_imports_confluent_kafka() -> None:
     importers = {p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py")
                  if ".venv" not in p.parts and ".tox" not in p.parts and "confluent_kafka" in _imports(p)}
-    assert importers == {"harness/clients/confluent.py"}
+    assert importers == {"src/kcompat/harness/clients/confluent.py"}
 
 
 def test_the_sidecar_source_ships_with_the_package() -> None:
@@ -112,14 +98,13 @@ def test_the_sidecar_source_ships_with_the_package() -> None:
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = data["tool"]["setuptools"]["package-data"]["kcompat.harness"]
-    shipped = {path for pattern in patterns for path in ROOT.joinpath("harness").glob(pattern)}
-    sources = set(ROOT.joinpath("harness", "clients", "sidecar").rglob("*.java"))
+    shipped = {path for pattern in patterns for path in SRC.joinpath("harness").glob(pattern)}
+    sources = set(SRC.joinpath("harness", "clients", "sidecar").rglob("*.java"))
     assert sources and sources <= shipped, sorted(str(p) for p in sources - shipped)
 
 
 def _importers(*names: str) -> set[str]:
-    return {p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py")
-            if not {".venv", ".tox", "tests", "bench"} & set(p.parts) and _imports(p) & set(names)}
+    return {p.relative_to(SRC).as_posix() for p in SRC.rglob("*.py") if _imports(p) & set(names)}
 
 
 def test_docker_is_reached_only_from_the_containers_package_and_testcontainers_from_one_module() -> None:
@@ -136,7 +121,7 @@ def test_the_harness_reaches_pytest_only_for_its_expression_parser_in_one_module
 
 
 def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
+    parts = path.relative_to(SRC).with_suffix("").parts
     return ".".join(["kcompat", *(parts[:-1] if parts[-1] == "__init__" else parts)])
 
 
@@ -145,7 +130,7 @@ PACKAGES = ("harness", "fixtures", "reports", "scenarios")
 
 def _import_graph() -> dict[str, set[str]]:
     """Module -> the project's modules it imports anywhere in its body (relative imports resolved)."""
-    paths = {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
+    paths = {_module_name(p): p for package in PACKAGES for p in (SRC / package).rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -204,7 +189,7 @@ def test_the_process_provider_loads_no_container_sdk(tmp_path: Path) -> None:
     script = (
         "import sys\n"
         "from click.testing import CliRunner\n"
-        "from harness import HarnessConfig\n"
+        "from kcompat.harness import HarnessConfig\n"
         "from kcompat.harness.cli import main\n"
         "from kcompat.harness.providers import provider_for, reap_orphans\n"
         f"config = HarnessConfig.resolve(cache_dir={str(tmp_path)!r}, run_root={str(tmp_path)!r})\n"
@@ -232,9 +217,9 @@ def test_the_image_dockerfile_ships_with_the_package() -> None:
 
     from kcompat.harness.containers.images import DOCKERFILE
 
-    assert DOCKERFILE.is_file() and DOCKERFILE.parent == ROOT / "harness" / "containers"
+    assert DOCKERFILE.is_file() and DOCKERFILE.parent == SRC / "harness" / "containers"
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["kcompat.harness"]
-    assert any(DOCKERFILE in ROOT.joinpath("harness").glob(pattern) for pattern in patterns)
+    assert any(DOCKERFILE in SRC.joinpath("harness").glob(pattern) for pattern in patterns)
     assert not list((ROOT / "docker").glob("*Dockerfile*"))  # one definition, documented in docker/README.md
 
 
@@ -251,7 +236,7 @@ def test_records_import_only_the_standard_library() -> None:
     """Reports, the Spark job and users' tools read records anywhere: no kio, pytest or client."""
     import sys
 
-    assert _imports(ROOT / "harness" / "records.py") <= set(sys.stdlib_module_names) | {"__future__"}
+    assert _imports(SRC / "harness" / "records.py") <= set(sys.stdlib_module_names) | {"__future__"}
 
 
 def test_scenarios_import_fixtures_and_harness_only() -> None:
@@ -259,7 +244,7 @@ def test_scenarios_import_fixtures_and_harness_only() -> None:
     import sys
 
     allowed = set(sys.stdlib_module_names) | {"__future__", "fixtures", "harness"}
-    for path in (ROOT / "scenarios").rglob("*.py"):
+    for path in (SRC / "scenarios").rglob("*.py"):
         assert _imports(path) <= allowed, (path, _imports(path) - allowed)
 
 
@@ -289,3 +274,16 @@ def test_the_claim_loader_imports_the_probes_only_when_it_reads_their_specs() ->
     before, probes, after, modules, clients = json.loads(done.stdout)
     assert before == [] and probes and len(modules) == len(probes) and clients == []
     assert after == sorted([*modules, "kcompat.harness.matrix.probes._shared"])
+
+
+def test_every_data_file_of_the_package_ships_in_the_wheel() -> None:
+    """Each file under src/kcompat that is not Python matches a package-data pattern of its package (a claim
+    document in a folder of the book, the Go kit's sources): a wheel install has what the checkout has."""
+    import glob
+    import tomllib
+
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    shipped = {path for package, globs in patterns.items() for g in globs
+               for path in map(Path, glob.glob(str(ROOT / "src" / package.replace(".", "/") / g), recursive=True))}
+    data = {p for p in SRC.rglob("*") if p.is_file() and p.suffix not in {".py", ".pyc"} and "__pycache__" not in p.parts}
+    assert not data - shipped, sorted(str(p.relative_to(SRC)) for p in data - shipped)

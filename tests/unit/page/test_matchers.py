@@ -20,7 +20,7 @@ def every_matcher() -> dict[str, Any]:
 
 
 def test_every_matcher_kind_the_claims_accept_has_words_and_a_sample() -> None:
-    assert set(WORDS) == set(_MATCHERS), "a matcher needs words in reports/page/matchers.py"
+    assert set(WORDS) == set(_MATCHERS), "a matcher needs words in src/kcompat/reports/page/matchers.py"
     assert set(SAMPLES) == set(_MATCHERS)
     for kind, matcher in every_matcher().items():
         assert check_matcher(matcher) is None, kind
