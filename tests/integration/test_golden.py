@@ -76,7 +76,8 @@ def test_verdicts_follow_the_measured_limits(run: Path) -> None:
     """A measured client's cell follows from two measurements: the newest request version it sends
     (src/kcompat/harness/clients/limits.jsonl, measured against the stub broker) and the broker's ApiVersions.  Below the
     claim's range on one side, an unsupported cell is limited by that side (``both`` when both); within it on
-    both, the call was made: ``pass`` or ``deviation`` with the request version the recorder saw."""
+    both, the call was made: ``pass`` or ``deviation`` with the request version the recorder saw, or a deviation
+    where the library threw before sending."""
     measured = checked_in()
     judged = 0
     for record in read_records(run / RECORDS_FILE).records:
@@ -91,7 +92,10 @@ def test_verdicts_follow_the_measured_limits(run: Path) -> None:
             assert record.limited_by == _limited_by(client_short, broker_short), record.cell_id
         if not client_short and not broker_short and not _short_of_an_option(record):
             assert record.outcome in ("pass", "deviation"), (record.cell_id, record.outcome, record.observed)
-            assert record.request_version is not None, record.cell_id  # the recorder saw the request
+            # the recorder saw the request, unless the library threw before sending one (a finding: kafkajs
+            # 2.2.4's deleteTopicRecords looks up the partitions' leaders before it loads the topic's metadata)
+            assert record.request_version is not None or (
+                record.outcome == "deviation" and record.observed.get("exception")), record.cell_id
             judged += 1
     assert judged, "no measured client's cell within both sides' ranges: the check checked nothing"
 

@@ -50,6 +50,7 @@ def log_files(store: Path) -> list[str]:
     return sorted(p.relative_to(store).as_posix() for p in store.rglob("*") if p.is_file())
 
 
+@pytest.mark.nightly  # four ingests (~60 s); CI keeps the documented commands and two commands at once
 def test_out_of_order_ingests_and_quarantine(spark: Any, tmp_path: Path) -> None:
     runs = nightly(tmp_path / "runs")
     store = tmp_path / "store"

@@ -118,7 +118,11 @@ def test_an_adapter_release_is_built_as_one_step_and_measured_at_both_ends(tmp_p
     assert not any(line.endswith(" ") for line in table)
 
 
-@pytest.mark.parametrize("ref", ["franz-go:1.22.2", "sarama:1.61.1", "kafka-go:0.4.51"])
+@pytest.mark.parametrize("ref", [
+    pytest.param("franz-go:1.22.2", marks=pytest.mark.nightly),  # the kit is one: CI measures one Go kind
+    "sarama:1.61.1",
+    pytest.param("kafka-go:0.4.51", marks=pytest.mark.nightly),
+])
 def test_a_go_adapter_measures_as_checked_in_with_what_it_measured_per_api(tmp_path: Path, ref: str) -> None:
     """`kcompat clients limits <Go kind>:<release> --json`, built from its handlers and the kit the Go adapters
     share, in a cache of its own (sharing only Go's module and build caches): the versions are the checked-in

@@ -49,6 +49,7 @@ def run_id(run: Path) -> str:
     return str(json.loads((run / "run.json").read_text())["run_id"])
 
 
+@pytest.mark.nightly  # two Spark ingests and reports (~100 s); CI's history tests cover ingest and report
 def test_two_nights_the_second_fails_naming_its_regressed_cell_and_the_kip_table_is_rebuilt(tmp_path: Path) -> None:
     store = tmp_path / "store"
     first = nightly("--store", str(store), "--out", str(tmp_path / "night-1"), "2.3", "2.4", "--",
