@@ -62,10 +62,16 @@ def main() -> int:
     parser.add_argument("names", nargs="*", metavar="NAME", help="a slice: a folder of tests/golden (default: all)")
     parser.add_argument("--run", type=Path, help="a run directory of the one slice named (default: run it now)")
     args = parser.parse_args()
-    names = args.names or sorted(path.parent.name for path in GOLDEN.glob("*/slice.json"))
+    known = sorted(path.parent.name for path in GOLDEN.glob("*/slice.json"))
+    unknown = [name for name in args.names if name not in known]
+    if unknown:
+        parser.error(f"no golden slice {unknown[0]!r}; the slices: {', '.join(known)}")
+    names = args.names or known
     if args.run is not None:
         if len(names) != 1:
             parser.error("--run is a run of one slice: name it")
+        if not (args.run / "records.jsonl").is_file():
+            parser.error(f"--run {args.run}: no records.jsonl there (not a kcompat run directory)")
         return refresh(names[0], args.run)
     for name in names:
         with tempfile.TemporaryDirectory(prefix="kcompat-golden-") as scratch:

@@ -96,3 +96,13 @@ def test_refresh_of_a_given_run_names_its_one_slice(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--run is a run of one slice: name it" in done.stderr, done
     assert before == {name: (ROOT / "tests" / "golden" / name / "records.jsonl").read_bytes()
                       for name in goldens.names()}
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["refresh", "../../etc"], "no golden slice '../../etc'; the slices: "),
+    (["refresh", "kip-525-569", "--run", "/nonexistent"], "--run /nonexistent: no records.jsonl there"),
+])
+def test_refresh_of_something_that_is_not_a_slice_or_a_run_is_one_line(args: list[str], said: str) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "golden.py"), *args],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and said in done.stderr, done
