@@ -8,14 +8,14 @@ drift hits every client alike, DescribeConfigs of that topic is timed:
 * raw: a prebuilt DescribeConfigs request sent on an open ``WireConnection``
   (framing, kio encode/decode and the broker's work: the floor);
 * each client of ``--clients`` (default: every kind, adapters at the releases
-  issue 18 names): the same call through its ``AdminClient``, record conversion
+  named): the same call through its ``AdminClient``, record conversion
   included (for an adapter: the JSON line each way and the library's own call).
 
-Overhead = client p50 - raw p50 (issue 18: at most 5 ms per adapter call).
+Overhead = client p50 - raw p50 (the goal: at most 5 ms per adapter call).
 Also each adapter process's start: from launch to its ready line, installed
 and compiled already (the Java sidecar's JVM, node, a Go binary, a venv's Python).
 
-The request recorder (``kcompat.harness.recorder``, issue 18: at most 2 ms
+The request recorder (``kcompat.harness.recorder``, the goal: at most 2 ms
 p50 added per request): prebuilt raw requests on an open connection, once
 directly to the broker and once through a recorder in front of it, timed
 in the same rounds: ApiVersions (the broker's cheapest answer: the proxy's

@@ -11,7 +11,7 @@ call_ms``; the first cell of a cluster carries its boot, so p50 is the
 steady-state figure) p50/p95, and seconds per (broker, client) pair.  Prints
 Markdown for docs/PERFORMANCE.md.  Never run by the tests.
 
-``--five-kips`` (issue 10) instead runs the whole matrix once, every KIP of
+``--five-kips`` instead runs the whole matrix once, every KIP of
 the claim book (or the ``--kip`` ones) over 8 brokers x 4 clients by default,
 at ``-n 2``, after warming what a first run would otherwise pay for (broker
 jars, JDKs, the broker plug-ins compiled per release, the Java sidecars), and
@@ -118,7 +118,7 @@ def cluster_keys(records: list[Record], brokers: str, clients: str, kips: list[s
 
 
 def five_kips(brokers: str, clients: str, kips: list[str], workers: int) -> None:
-    """The whole matrix once at ``-n workers``, measured (issue 10)."""
+    """The whole matrix once at ``-n workers``, measured."""
     from kcompat.harness.matrix.claims import claims_dir, load_claim_book
 
     kips = kips or sorted({claim.kip for claim in load_claim_book(claims_dir()).select(())})
@@ -161,7 +161,7 @@ def five_kips(brokers: str, clients: str, kips: list[str], workers: int) -> None
 
 
 def legacy(brokers: str, clients: str) -> None:
-    """KIP-525 and KIP-569 at -n 0 and -n 2 (issue 9's measurement)."""
+    """KIP-525 and KIP-569 at -n 0 and -n 2 (the two-worker measurement)."""
     scratch = Path(tempfile.mkdtemp(prefix="kcompat-bench-matrix-"))
     try:
         # A warm-up so both measured runs find jars, JDKs, sidecars and images in the cache.
@@ -188,7 +188,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--brokers", help=f"default {LEGACY_BROKERS}; with --five-kips {FIVE_KIP_BROKERS}")
     parser.add_argument("--clients", help=f"default {LEGACY_CLIENTS}; with --five-kips {FIVE_KIP_CLIENTS}")
-    parser.add_argument("--five-kips", action="store_true", help="the whole matrix once at -n (issue 10)")
+    parser.add_argument("--five-kips", action="store_true", help="the whole matrix once at -n")
     parser.add_argument("--kip", action="append", default=[], help="with --five-kips: only these KIPs (repeatable)")
     parser.add_argument("-n", type=int, default=2, dest="workers", help="with --five-kips: xdist workers")
     args = parser.parse_args()

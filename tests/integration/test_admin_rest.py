@@ -1,4 +1,4 @@
-"""The rest of Admin's methods (issue 17, group admin-rest) through every client kind: each operation's neutral
+"""The rest of Admin's methods (group admin-rest) through every client kind: each operation's neutral
 result, and each probe's observation as a cell makes it.
 
 Old: 2.2 (ZooKeeper: no DescribeTopicPartitions, UnregisterBroker, ListClientMetricsResources or raft voter

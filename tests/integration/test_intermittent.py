@@ -2,7 +2,7 @@
 
 One `kcompat run` through the console script on Kafka 4.4 (KRaft) with kafka-clients 4.4.0: KIP-195's
 ``count-rises-when-the-call-returns`` as the installed book claims it (it passes, or deviates only
-sometimes: issue 16 §6), and a claim added to a copy of the book that documents 4 partitions where
+sometimes), and a claim added to a copy of the book that documents 4 partitions where
 the call makes 3, so its first observation deviates every time and the run must observe it twice more.
 """
 
@@ -61,7 +61,7 @@ def test_a_deviating_cell_is_observed_again_with_fresh_topics(tmp_path: Path) ->
     assert [o["outcome"] for o in steady.observations] == ["deviation"] * 3
     # every observation made its own topic (a reused name would fail the probe's set-up) and saw the 3
     # partitions it asked for, or still 1: on KRaft the call may return before Metadata has the change (the
-    # flip of issue 16 §6, seen here in CI once: [3, 3, 1]); either way the documented 4 never holds
+    # flip, seen here in CI once: [3, 3, 1]); either way the documented 4 never holds
     assert all(o["observed"]["partitions_after"] in (1, 3) for o in steady.observations), steady.observations
     assert [o["differences"][0]["key"] for o in steady.observations] == ["partitions_after"] * 3
     assert steady.held == (0, 3) and steady.observed == steady.observations[0]["observed"]

@@ -1,4 +1,4 @@
-"""Shared clusters (issue 19, goal 2): which cells of a broker release run on one cluster, from crafted claim
+"""Shared clusters: which cells of a broker release run on one cluster, from crafted claim
 books.  The rule: cells of one shape (nodes, security profile) share a cluster that carries the log dirs and the
 dynamic quorum any shareable claim of that shape in the book asks for, where the release runs them supported;
 plug-ins and ``shared = false`` keep a claim's own cluster; the cells that asked for the extras run last."""

@@ -315,7 +315,7 @@ def _verdict(outcome: str) -> Verdict:
 @pytest.mark.parametrize(("outcomes", "limit", "again"), [
     (["pass"], 3, False), (["unsupported"], 3, False),  # what held is never repeated
     (["deviation"], 3, True), (["deviation", "pass"], 3, True), (["deviation", "deviation", "pass"], 3, False),
-    (["deviation"], 1, False),  # --kc-observations 1: observe once, as before issue 16
+    (["deviation"], 1, False),  # --kc-observations 1: observe once, as records before schema 3 were
     (["deviation", "fail"], 3, False),  # a re-observation that could not be judged ends the series
     ([], 3, False),
 ])
