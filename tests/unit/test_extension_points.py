@@ -17,6 +17,7 @@ import ast
 import filecmp
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -437,3 +438,37 @@ def test_only_the_pinnable_kind_takes_a_pin_and_releases_follow_each_kind() -> N
                        ("java", "needs a kafka-clients release")]:
         with pytest.raises(ConfigError, match=says):
             ClientRef.parse(text)
+
+
+HANDLER_TABLES = (
+    # (a language's sources, where its table of handlers starts, how a handler's name is written there)
+    ("*.go", re.compile(r"^var (ops|operations) = map\[string\]"), re.compile(r'"([a-z0-9_]+)":')),
+    ("*.py", re.compile(r"^(OPS|METHODS)\b.*= \{"), re.compile(r'"([a-z0-9_]+)":')),
+    ("*.js", re.compile(r"^\s*const methods = \{"), re.compile(r"\b([a-z0-9_]+):")),
+)
+
+
+def _handler_names(adapter: Path) -> set[str]:
+    """The operation names an adapter program's handler tables hold (each table ends at its closing brace)."""
+    found: set[str] = set()
+    for pattern, starts, name in HANDLER_TABLES:
+        for path in adapter.glob(pattern):
+            inside = False
+            for line in path.read_text().splitlines():
+                if starts.search(line):
+                    inside, line = True, line.split("{", 1)[1]
+                if inside:
+                    found |= set(name.findall(line.split("}", 1)[0]))
+                    inside = "}" not in line
+    return found
+
+
+def test_every_adapter_handler_is_named_after_a_declared_operation() -> None:
+    """An adapter's handler is found by the operation's name, so a handler under another name (a typo, an
+    operation renamed) would never run: each table's names are operations the registry declares."""
+    adapters = sorted(p for p in KINDS.glob("*/adapter") if p.is_dir())
+    assert len(adapters) == len([k for k in kind_names() if kind(k).program is not None])
+    for adapter in adapters:
+        names = _handler_names(adapter)
+        assert names, adapter  # a table was found: the check checked something
+        assert names <= set(operations()), (adapter.parent.name, sorted(names - set(operations())))
