@@ -19,6 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from kcompat.harness.records import ACCEPTED
 from kcompat.reports.compare import compare, golden_lines, load, parse, verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +44,7 @@ def run_slice(name: str, out: Path) -> None:
 def refresh(name: str, run: Path) -> int:
     """Writes the run's verdicts as the golden file, after printing how they differ from the old one."""
     cells = load(run)
-    unjudged = sorted(c for c, r in cells.items() if r["outcome"] not in ("pass", "unsupported", "deviation"))
+    unjudged = sorted(c for c, r in cells.items() if r["outcome"] not in ACCEPTED)
     if unjudged:
         print("\n".join(unjudged))
         sys.exit(f"golden.py: {len(unjudged)} cell(s) of {run} not judged (above); nothing refreshed")

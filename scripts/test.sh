@@ -15,7 +15,7 @@
 #      brokers in Docker containers, except the adapter kinds' own modules (tests/integration/
 #      test_adapter_*.py: an adapter reaches a container's port as the wire client does, which
 #      this stage already covers; they run on containers in the nightly);
-#   5. the confluent-kafka axis through tox for the oldest line (a tox env costs ~107 s); the newest
+#   5. the confluent-kafka axis through tox for the oldest line (docs/PERFORMANCE.md); the newest
 #      (2.16.1) is the venv's own, which stages 2-4 run; every line is measured against the stub
 #      broker and the lines between judge KIP-142's cells in stage 2 (tests/integration/test_limits.py);
 #      the nightly runs every tox env.

@@ -93,7 +93,7 @@ def qualify(profile_file: Path, name: str | None, out_dir: Path, workers: int, r
         raise click.ClickException(f"{profile.file}:{profile.line}: profile {profile.name}: {exc}") from None
     if resume:
         _resumable(run_dir, profile, cells)
-    # -P: the installed kcompat, never a src/kcompat/harness/ package that happens to be in the working directory
+    # -P: the installed kcompat, never a package of the same name that happens to be in the working directory
     command = [sys.executable, "-P", "-c", "from kcompat.harness.cli import run; run()", "run", "--brokers",
                ",".join(profile.brokers), "--clients", ",".join(profile.clients), "--mode", modes, "-n",
                str(workers), "--quiet", "--out", str(run_dir), *(f"--kip={k}" for k in profile.kips)]

@@ -36,10 +36,15 @@ def install_client(ref: ClientRef, config: HarnessConfig, *, quiet: bool = False
     """Build or install ``ref``'s adapter now (once; then it is cached), shown as one progress step: a first
     build takes a minute, which belongs to no cell's time and no call's deadline.  Other kinds: nothing."""
     declared = kind(ref.kind)
-    if declared.install is None or ref.version is None:
-        return
+    done = (ref.kind, ref.version, config.cache_dir)
+    if declared.install is None or ref.version is None or done in _INSTALLED:
+        return  # made already by this process: no second look at the registry and the build stamp per cell
     with step(f"the {declared.library} {ref.version} adapter", quiet=quiet):
         declared.install(ref.version, config)
+    _INSTALLED.add(done)
+
+
+_INSTALLED: set[tuple[str, str | None, object]] = set()
 
 
 __all__ = [

@@ -164,8 +164,8 @@ class ClientLimits:
     """UTC date of a measurement; None for limits the client states itself (kio, kafka-clients)."""
     how: str = ""
     operations: tuple[str, ...] = ()
-    """The admin operations a measurement made (``kcompat.harness.operations``): one made before an operation
-    existed knows nothing of its API, and is measured again."""
+    """The admin operations a measurement made (``kcompat.harness.operations``), for a reader of limits.jsonl;
+    whether a measurement is current goes by ``apis`` (``limits.stale_apis``)."""
     program: str | None = None
     """An adapter kind's measurement: the digest of the adapter program it ran (``ClientKind.program``); one
     made by other sources is measured again."""

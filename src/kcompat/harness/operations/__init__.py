@@ -85,7 +85,7 @@ def perform(client: AdminClient, operation: Operation[A], args: A, *, version: i
     implementation = operation.implementation(client)
     if implementation is None:
         module = implementation_module(operation.name, client.kind)
-        if importlib.util.find_spec(module.rpartition(".")[0]) is not None and importlib.util.find_spec(module):
+        if _exists(module):
             importlib.import_module(module)  # registers it
             implementation = operation.implementation(client)
     if implementation is not None:
@@ -95,6 +95,12 @@ def perform(client: AdminClient, operation: Operation[A], args: A, *, version: i
         raise NoImplementation(f"{client.kind} has no implementation of {operation.name} "
                                f"(src/kcompat/harness/operations/{operation.name}/{module_name(client.kind)}.py)")
     return by_name(client, operation.name, args)
+
+
+@functools.cache
+def _exists(module: str) -> bool:
+    """Whether an operation's folder has a module for a kind (asked once: adapter kinds have none, every call)."""
+    return importlib.util.find_spec(module.rpartition(".")[0]) is not None and importlib.util.find_spec(module) is not None
 
 
 def module_name(kind: str) -> str:
