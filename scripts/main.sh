@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the embedded default: a matrix run of every KIP with claims over the default
-# brokers (2.3, 2.6, 3.9 KRaft, 4.4 KRaft) and clients (the wire client, the installed
-# confluent-kafka, kafka-clients 2.3.1 and 4.4.0), then its page.  It prints the verdict summary,
+# axes (src/kcompat/harness/matrix/default_axes.toml: the broker lines where verdicts change most,
+# chosen from data by `kcompat axes choose`, docs/MATRIX.md), then its page.  It prints the verdict summary,
 # the run directory (records.jsonl, run.json, coverage.json, logs) and, last, where the page is.
 # Arguments go to `kcompat run` (e.g. --brokers all, --kip KIP-525); KCOMPAT_OUT names the run
 # directory.  The exit code is the run's (0: every cell judged).

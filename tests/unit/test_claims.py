@@ -58,7 +58,7 @@ def test_every_kip_file_loads_with_claims_and_coverage() -> None:
     book = load_claim_book(claims_dir())
     assert {"KIP-525", "KIP-569", "DOCS-authorization"} <= set(book.kips)
     for kip in book.kips.values():
-        assert kip.claims, kip.kip
+        assert kip.claims or kip.overrides, kip.kip  # a document may only decide others' older pairs
         assert _text_of(kip).parent == sources_dir(), f"{kip.kip}'s {kip.source} does not ship with kcompat"
     rows = book.coverage()
     assert all(row["claims"] or (not row["testable"] and row["reason"]) for row in rows)

@@ -102,13 +102,14 @@ def test_every_key_matcher_and_type_the_loader_knows_is_on_the_page(tmp_path: Pa
     claim_keys = _known(_refusal(tmp_path, GOOD.replace('probe = "create_topic"', 'probe = "create_topic"\nzz = 1')))
     table_keys = _known(_refusal(tmp_path, GOOD.replace('  quote = "q."\n  observe = { error = "NONE" }\n\n  [[claim.f',
                                                          '  zz = 1\n\n  [[claim.f')))
-    header = re.search(r'\{"kip", "title", "source", "fallbacks", "claim", "not_testable"\}',
+    header = re.search(r'\{"kip", "title", "source", "fallbacks", "claim", "not_testable", "overrides",\s*\*_PROVENANCE\}',
                        (SRC / "harness" / "matrix" / "claims.py").read_text())
     assert header, "claims.py's top-level keys changed: say so on the page and here"
     matchers = _known(check_matcher({"zz": True}) or "")
     types = _known(check_matcher({"type": "zz"}) or "")
     for word in [*claim_keys, *table_keys, "kip", "title", "source", "fallbacks", "use", "not_testable",
-                 "nodes", "users", "acls", "plugins", "statement", "reason", *matchers, *types]:
+                 "nodes", "users", "acls", "plugins", "statement", "reason", *matchers, *types,
+                 "overrides", "source_url", "retrieved", "source_sha256", "case", "claims", "brokers"]:
         assert re.search(rf"`[\[{{ ]*{re.escape(word)}\b", text), f"{DOC} does not name `{word}`"
 
 

@@ -49,7 +49,9 @@ from ..versions import KafkaVersion
 from ..records import DOCUMENT_ID, LIMITED_BY, document_order
 from ..spec import MAX_LOG_DIRS, Quorum
 from ..tomlfile import read_toml
+from . import overrides
 from .observables import PROBES, check_matcher
+from .overrides import Override
 
 CLIENT_KINDS = kind_names()
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
@@ -176,6 +178,9 @@ class Claim:
     requires: tuple[str, ...] = ()
     """APIs the broker must offer for what the claim is about to exist at all (share groups need
     ShareGroupDescribe): on a broker without one, the call must not succeed, and nothing else is asked."""
+    overrides: tuple[Override, ...] = ()
+    """Other documents' statements about the claim's older pairs (``overrides.attach``), which decide them
+    before the javadoc minimum and the generated refusal."""
 
     @property
     def api_key(self) -> int:
@@ -217,6 +222,10 @@ class KipClaims:
     claims: tuple[Claim, ...]
     not_testable: tuple[Statement, ...]
     path: Path
+    overrides: tuple[Override, ...] = ()
+    """Its statements about other documents' claims (``[[overrides]]``)."""
+    provenance: Provenance | None = None
+    """Where and when its text was retrieved, and the text's sha256 (checked on load)."""
 
     @property
     def is_docs(self) -> bool:
@@ -228,6 +237,16 @@ class KipClaims:
         """A document whose text is each kafka-clients release's own javadoc (``source = "javadoc:Admin"``):
         its quotes are bound per cell, from the sources jar of the cell's client release."""
         return self.source.startswith(JAVADOC)
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a document's text came from: the page, the day it was read, and the sha256 of the stored text, so
+    a text edited after its claims were written is caught on load rather than quoted."""
+
+    url: str
+    retrieved: str
+    sha256: str
 
 
 @dataclass(frozen=True)
@@ -251,7 +270,8 @@ class ClaimBook:
         unknown = [k for k in chosen if k not in self.kips]
         if unknown:
             raise ConfigError(f"unknown KIP {unknown[0]}; the matrix has: {', '.join(self.kips)}")
-        return tuple(c for k in chosen for c in self.kips[k].claims)
+        return tuple(c for c in self.claims  # and the claims a chosen document's [[overrides]] speak of
+                     if c.kip in chosen or any(o.document in chosen for o in c.overrides))
 
     def shared_needs(self, nodes: int, profile: str) -> ClusterNeeds:
         """What the shared cluster of one shape carries: the most log dirs and the dynamic quorum that any
@@ -275,6 +295,11 @@ class ClaimBook:
                     row = by_quote.setdefault(quote, {"kip": kip.kip, "section": claim.section, "statement": quote,
                                                       "claims": [], "testable": True, "reason": None})
                     row["claims"].append(claim.id)
+            for override in kip.overrides:  # statements about other documents' claims: the claims they decide
+                row = by_quote.setdefault(override.quote, {"kip": kip.kip, "section": override.section,
+                                                           "statement": override.quote, "claims": [],
+                                                           "testable": True, "reason": None})
+                row["claims"].extend(c.id for c in self.claims if override in c.overrides)
             rows.extend(by_quote.values())
             rows.extend({"kip": s.kip, "section": s.section, "statement": s.statement, "claims": [],
                          "testable": False, "reason": s.reason} for s in kip.not_testable)
@@ -602,7 +627,8 @@ def load_claims_file(path: Path) -> KipClaims:
         raise _fail(where(), "the file starts with kip = \"KIP-NNN\" (or \"DOCS-<name>\" for a docs excerpt)")
     if path.stem != kip:
         raise _fail(where(), f"claims of {kip} live in {kip}.toml, not {path.name}")
-    unknown = set(data) - {"kip", "title", "source", "fallbacks", "claim", "not_testable"}
+    unknown = set(data) - {"kip", "title", "source", "fallbacks", "claim", "not_testable", "overrides",
+                           *_PROVENANCE}
     if unknown:
         raise _fail(where(), f"unknown top-level key {sorted(unknown)[0]!r}")
     for table in ("claim", "not_testable"):
@@ -643,11 +669,42 @@ def load_claims_file(path: Path) -> KipClaims:
         raise _fail(where(None, "source"), "source is the file name of the document's text (e.g. KIP-525-x.md: "
                                            "letters, digits, '.', '_', '-', ending .md or .txt), beside the claims "
                                            "or in src/kcompat/scenarios/sources; never a path")
+    if javadoc and ("overrides" in data or any(key in data for key in _PROVENANCE)):
+        key = next(k for k in ("overrides", *_PROVENANCE) if k in data)
+        raise _fail(where(None, key), f"a javadoc document's text is each release's own: no {key}")
     document = KipClaims(kip, str(data.get("title", "")), source, tuple(c for _, _, c in claims),
-                         tuple(statements), path)
+                         tuple(statements), path,
+                         overrides.parse(data, where.lines, str(path), kip, ClaimError),
+                         _provenance(data, where))
     if not javadoc:  # a javadoc document's quotes are its releases' own sentences, bound per cell
         _check_quotes(document, where)
     return document
+
+
+_PROVENANCE = ("source_url", "retrieved", "source_sha256")
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
+
+
+def _provenance(data: Mapping[str, Any], where: _Where) -> Provenance | None:
+    """``source_url``, ``retrieved`` and ``source_sha256``: all three or none."""
+    given = [key for key in _PROVENANCE if key in data]
+    if not given:
+        return None
+    if len(given) < len(_PROVENANCE):
+        missing = next(key for key in _PROVENANCE if key not in data)
+        raise _fail(where(None, given[0]), f"{', '.join(given)} without {missing}: a document's provenance is "
+                                           "source_url, retrieved and source_sha256 together")
+    url, day, digest = (data[key] for key in _PROVENANCE)
+    if not isinstance(url, str) or not re.fullmatch(r"https?://[^\s]+", url):
+        raise _fail(where(None, "source_url"), f"source_url is the http(s) address the text was read from, "
+                                               f"not {url!r}")
+    day = day.isoformat() if hasattr(day, "isoformat") else day
+    if not isinstance(day, str) or not _DAY.match(day):
+        raise _fail(where(None, "retrieved"), f"retrieved is the day the text was read, YYYY-MM-DD, not {day!r}")
+    if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{64}", digest):
+        raise _fail(where(None, "source_sha256"), "source_sha256 is the stored text's sha256, 64 lower-case hex "
+                                                  "digits (sha256sum FILE)")
+    return Provenance(url, day, digest)
 
 
 def _parts(folder: Path, kip: str, javadoc: bool) -> list[tuple[_Where, int, Claim]]:
@@ -705,10 +762,12 @@ def source_path(document: KipClaims) -> Path:
 
 
 @functools.lru_cache(maxsize=32)
-def _document_text(path: Path, size: int, mtime: int) -> str:
+def _document_text(path: Path, size: int, mtime: int) -> tuple[str, str]:
+    """The text in its verbatim form, and the sha256 of its bytes."""
     if not path.is_file() or size > MAX_SOURCE_BYTES:
         raise OSError(f"{path} is not a regular file of at most {MAX_SOURCE_BYTES} bytes")
-    return verbatim_form(path.read_bytes().decode("utf-8"))
+    data = path.read_bytes()
+    return verbatim_form(data.decode("utf-8")), hashlib.sha256(data).hexdigest()
 
 
 def _check_quotes(document: KipClaims, where: _Where) -> None:
@@ -716,12 +775,19 @@ def _check_quotes(document: KipClaims, where: _Where) -> None:
     path = source_path(document)
     try:
         stat = path.stat()
-        text = _document_text(path, stat.st_size, stat.st_mtime_ns)
+        text, digest = _document_text(path, stat.st_size, stat.st_mtime_ns)
     except OSError:
         raise _fail(where(None, "source"), f"source {document.source!r} is neither beside the claims "
                                            f"({document.path.parent}) nor in {sources_dir()}") from None
     except UnicodeDecodeError:
         raise _fail(where(None, "source"), f"source {path} is not UTF-8") from None
+    if document.provenance is not None and document.provenance.sha256 != digest:
+        raise _fail(where(None, "source_sha256"), f"{path.name}'s sha256 is {digest}, not the {document.provenance.sha256} "
+                                                  "its claims were written against: check the quotes, then update "
+                                                  "source_sha256")
+    for override in document.overrides:
+        if verbatim_form(override.quote) not in text:
+            raise _fail(override.where, f"overrides: quote not found in {path.name}: {_short(override.quote)}")
     for index, claim in enumerate(document.claims):
         for quote in claim.quotes:
             if verbatim_form(quote) not in text:
@@ -757,7 +823,7 @@ def load_claim_book(directory: Path) -> ClaimBook:
     files = claim_files(directory)
     if not files:
         raise ConfigError(f"no claims files (KIP-*.toml, DOCS-*.toml) in {directory}")
-    return ClaimBook({kip.kip: kip for kip in map(load_claims_file, files)})
+    return overrides.attach(ClaimBook({kip.kip: kip for kip in map(load_claims_file, files)}), ClaimError)
 
 
 def _file_order(path: Path) -> tuple[int, int, str]:

@@ -23,10 +23,11 @@ from ..errors import ConfigError
 from ..records import Cell
 from ..spec import ClusterSpec, SaslSpec, has_dynamic_quorum
 from ..versions import KafkaVersion
+from .axes import load_defaults
 from .claims import BROKER_PLUGINS, SASL_USERS, BrokerPlugin, Claim, ClaimBook, ClusterNeeds
 
-DEFAULT_BROKERS = ("2.3", "2.6", "3.9", "4.4")
-DEFAULT_CLIENTS = ("wire", "confluent", "java:2.3.1", "java:4.4.0")
+DEFAULT_BROKERS, DEFAULT_CLIENTS = load_defaults()
+"""The default run's axes, chosen from data (``kcompat axes choose``; ``default_axes.toml``)."""
 MODE_CHOICES = ("default", "zk", "kraft", "all")
 
 

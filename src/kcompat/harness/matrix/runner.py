@@ -41,6 +41,7 @@ from ..progress import step
 from ..records import ACCEPTED, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
 from ..reaper import new_run_id, spawn
 from ..versions import KafkaVersion
+from . import kip_index
 from .admin_docs import check_cells
 from .admin_docs import coverage as admin_coverage
 from .admin_docs import documenting_release
@@ -162,7 +163,8 @@ def prepare(options: RunOptions, config: HarnessConfig) -> Prepared:
         run["resumed"] = [*run.get("resumed", ()), _now()]
     book = load_claim_book(claims_dir(options.claims))
     cells = checked_cells(options.selection, book, config, options.pytest_args)
-    coverage = None if options.resume else book.coverage() + _javadoc_coverage(book, cells, config)
+    coverage = None if options.resume else (book.coverage() + _javadoc_coverage(book, cells, config)
+                                             + kip_index.coverage(book, claims_dir(options.claims)))
     if not options.resume:
         run = _run_json(new_run_id(), options, config, cells)
     try:

@@ -24,6 +24,7 @@ from typing import Any
 from ..clients.kinds import kind
 from ..records import ACCEPTED, LimitedBy, Outcome
 from ..versions import KafkaVersion
+from . import overrides
 from .claims import REFUSED, Claim, Documented
 from .observables import ABSENT, PROBES, match, result_field, shown
 
@@ -124,26 +125,40 @@ def limited_by(min_version: int, limits: Limits, since: KafkaVersion | None = No
     return None
 
 
-def refusal_documented(claim: Claim, limits: Limits) -> dict[str, Any]:
-    """What a cell outside the other side's range asserts: the protocol's rule that a version outside what a
-    side supports is refused, by the broker (below its minimum) or by the client (the broker's newest is below
-    the client's oldest); no KIP quote: ApiVersions is the documented side."""
-    return {"case": "refused", "section": claim.section, "quotes": [],
-            "broker_versions": {"min": limits.broker_min, "max": limits.broker_max},
-            "client_versions": {"min": limits.client_min, "max": limits.client_max},
-            "expect": {"refused": True}}
+def refusal_documented(claim: Claim, limits: Limits, client_kind: str = "") -> dict[str, Any]:
+    """What a cell outside the other side's range asserts: a version outside what a side supports is refused,
+    by the broker (below its minimum) or by the client (the broker's newest is below the client's oldest), in
+    the words of the document that removed it (KIP-896's ``[[overrides]]``, ``case = "removed"``) where one
+    says so, else as the protocol's rule, with no quote: ApiVersions is the documented side."""
+    versions = {"broker_versions": {"min": limits.broker_min, "max": limits.broker_max},
+                "client_versions": {"min": limits.client_min, "max": limits.client_max}}
+    side = "broker" if limits.refused else "client"
+    removal = overrides.deciding(claim, "removed", side, client_kind, limits.broker_version)
+    if removal:
+        return {**overrides.documented(claim, removal, "refused"), **versions}
+    return {"case": "refused", "section": claim.section, "quotes": [], **versions,
+            "expect": {"refused": True}, "decided_by": None, "precedence": "generated"}
 
 
-def documented_for(claim: Claim, client_kind: str, short: LimitedBy | None) -> dict[str, Any]:
-    """What the KIP documents for this cell: the entries that apply, generic first, specific overriding."""
+def documented_for(claim: Claim, client_kind: str, short: LimitedBy | None,
+                   broker: KafkaVersion | None = None) -> dict[str, Any]:
+    """What the documents say of this cell: in range, the claim's expectations; short, the first word in
+    ``overrides.PRECEDENCE`` order: the claim's own fallbacks or another KIP's statement about older pairs,
+    then the javadoc minimum's generated refusal.  Entries that apply come generic first, specific overriding."""
+    if short is not None and claim.bound is not None:
+        stated = overrides.deciding(claim, "short", short, client_kind, broker)
+        if stated:
+            return {**overrides.documented(claim, stated, "below"), "javadoc": dict(claim.bound)}
     entries: tuple[Documented, ...] = (claim.expect if short is None
                                        else tuple(f for f in claim.fallback if short in f.limited_by))
     applicable = [e for e in entries if not e.clients] + [e for e in entries if client_kind in e.clients]
     expect: dict[str, Any] = {}
     for entry in applicable:
         expect.update(entry.observe)
+    precedence = "claim" if short is None else "javadoc" if claim.bound is not None else "introduced"
     documented = {"case": "supported" if short is None else "below", "section": claim.section,
-                  "quotes": list(dict.fromkeys(e.quote for e in applicable)), "expect": expect}
+                  "quotes": list(dict.fromkeys(e.quote for e in applicable)), "expect": expect,
+                  "decided_by": claim.kip, "precedence": precedence}
     if claim.bound is not None:  # whose javadoc (release, source path, line) the quotes are
         documented["javadoc"] = dict(claim.bound)
     return documented
@@ -162,7 +177,8 @@ def judge_without(claim: Claim, missing: Sequence[str], observed: Mapping[str, A
     """A cell whose broker lacks an API the claim ``requires`` (share groups without ShareGroupDescribe): what
     the claim is about can't exist there, so the call must not succeed (an error or the client's refusal,
     ``unsupported``, limited by the broker); a call that succeeds is a deviation."""
-    documented = {"case": "requires", "requires": list(missing), "expect": {"succeeded": False}}
+    documented = {"case": "requires", "requires": list(missing), "expect": {"succeeded": False},
+                  "decided_by": claim.kip, "precedence": "claim"}
     succeeded = observed.get("error") in (None, "NONE") and not observed.get("exception")
     if not succeeded:  # a client that lacks the method is short too
         return Verdict("unsupported", "both" if observed.get("exception") in ABSENT_METHOD else "broker", documented)
@@ -238,11 +254,14 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
         short = "both" if short in ("broker", "both") else "client"
     refused = sends and (limits.refused or (limits.client_refuses and not in_range))
     refusal = call_refused if bound is not None else refusal_observed  # a javadoc claim: a missing method too
-    verdict = _judged(refusal_documented(claim, limits) if refused else documented_for(claim, client_kind, short),
-                      short, {**observed, "refused": refusal(observed, client_kind) or lacking} if refused else observed)
-    if (sends and limits.absent and not in_range and verdict.outcome == "deviation"
+    documented = (refusal_documented(claim, limits, client_kind) if refused
+                  else documented_for(claim, client_kind, short, limits.broker_version))
+    verdict = _judged(documented, short,
+                      {**observed, "refused": refusal(observed, client_kind) or lacking} if refused else observed)
+    stated_elsewhere = documented["decided_by"] not in (None, claim.kip)  # a KIP said what older pairs see
+    if (sends and limits.absent and not in_range and verdict.outcome == "deviation" and not stated_elsewhere
             and refusal_observed(observed, client_kind)):
-        verdict = Verdict("unsupported", short, refusal_documented(claim, limits))
+        verdict = Verdict("unsupported", short, refusal_documented(claim, limits, client_kind))
     if lacked and verdict.outcome == "unsupported" and verdict.reason is None:
         fields = sorted({f"{api} has no {result_field(key)}" for key, api in lacked.items()})
         verdict = dataclasses.replace(verdict, reason=f"the client's API can't carry it: {'; '.join(fields)}")
