@@ -376,7 +376,8 @@ def test_on_a_broker_without_what_the_claim_requires_the_call_must_not_succeed(c
     missing = ["ShareGroupDescribe"]
     found = judge_without(claim, missing, {"error": "GROUP_ID_NOT_FOUND", "exception": "GroupIdNotFoundException"})
     assert (found.outcome, found.limited_by) == ("unsupported", "broker")
-    assert found.documented == {"case": "requires", "requires": missing, "expect": {"succeeded": False}}
+    assert found.documented == {"case": "requires", "requires": missing, "expect": {"succeeded": False},
+                                "decided_by": claim.kip, "precedence": "claim"}
     assert judge_without(claim, missing, {"exception": "NotImplementedError"}).limited_by == "both"
     succeeded = judge_without(claim, missing, {"error": "NONE", "exception": None})
     assert succeeded.outcome == "deviation" and succeeded.differences[0]["key"] == "succeeded"

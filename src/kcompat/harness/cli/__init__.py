@@ -37,6 +37,7 @@ NOUNS: dict[str, str] = {
     "run": "kcompat.harness.cli.run:run_command",
     "repro": "kcompat.harness.cli.run:repro_command",
     "bisect": "kcompat.harness.cli.run:bisect_command",
+    "zoo": "kcompat.harness.cli.zoo:zoo",
     "axes": "kcompat.harness.cli.axes:axes",
 }
 """This package's command groups, as ``module:attribute``; loaded only when used."""

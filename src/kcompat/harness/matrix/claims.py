@@ -29,6 +29,7 @@ table copied in.  docs/CLAIMS.md is the schema for authors.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import html
@@ -823,7 +824,13 @@ def load_claim_book(directory: Path) -> ClaimBook:
     files = claim_files(directory)
     if not files:
         raise ConfigError(f"no claims files (KIP-*.toml, DOCS-*.toml) in {directory}")
-    return overrides.attach(ClaimBook({kip.kip: kip for kip in map(load_claims_file, files)}), ClaimError)
+    book = ClaimBook({kip.kip: kip for kip in map(load_claims_file, files)})
+    said = overrides.attach(book.claims, [o for kip in book.kips.values() for o in kip.overrides], ClaimError)
+    if not said:
+        return book
+    return ClaimBook({kip: dataclasses.replace(document, claims=tuple(
+        dataclasses.replace(c, overrides=said.get(c.id, ())) for c in document.claims))
+        for kip, document in book.kips.items()})
 
 
 def _file_order(path: Path) -> tuple[int, int, str]:

@@ -13,21 +13,17 @@ one decides would otherwise depend on the order the files load.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from ..errors import ConfigError
 from ..records import LIMITED_BY
 from ..versions import KafkaVersion
 from .observables import PROBES, check_matcher
-
-if TYPE_CHECKING:
-    from .claims import Claim, ClaimBook
 
 Case = Literal["short", "removed"]
 Precedence = Literal["claim", "introduced", "removal", "javadoc", "generated"]
@@ -153,16 +149,46 @@ def _bound(value: Any, fail: Callable[[str | None, str], ConfigError]) -> tuple[
     return (version, None) if match["op"] == ">=" else (None, version)
 
 
-def attach(book: ClaimBook, error: Callable[[str], ConfigError]) -> ClaimBook:
-    """The book with each claim carrying the statements other documents make about it; a pattern that matches
-    no claim of another document, an observed key the claim's probe lacks, or two documents of one rank
-    disagreeing on a cell is a load error."""
-    statements = [o for document in book.kips.values() for o in document.overrides]
-    if not statements:
-        return book
+class Fallback(Protocol):
+    """What a claim's own fallback offers the rank check (``claims.Documented``)."""
+
+    @property
+    def quote(self) -> str: ...
+    @property
+    def observe(self) -> Mapping[str, Any]: ...
+    @property
+    def clients(self) -> tuple[str, ...]: ...
+    @property
+    def limited_by(self) -> tuple[str, ...]: ...
+
+
+class Subject(Protocol):
+    """What a statement is checked against: a claim of the book (``claims.Claim``)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def kip(self) -> str: ...
+    @property
+    def probe(self) -> str: ...
+    @property
+    def section(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def method(self) -> str | None: ...
+    @property
+    def fallback(self) -> Sequence[Fallback]: ...
+
+
+def attach(claims: Sequence[Subject], statements: Sequence[Override],
+           error: Callable[[str], ConfigError]) -> dict[str, tuple[Override, ...]]:
+    """Each claim's statements by other documents (by claim id); a pattern that matches no claim of another
+    document, an observed key the claim's probe lacks, or two documents of one rank disagreeing on a cell is
+    a load error."""
     found: dict[str, list[Override]] = {}
     for override in statements:
-        matched = [c for c in book.claims if c.kip != override.document
+        matched = [c for c in claims if c.kip != override.document
                    and any(fnmatchcase(c.id, p) for p in override.patterns)]
         if not matched:
             raise error(f"{override.where}: overrides names no claim of another document: "
@@ -170,15 +196,12 @@ def attach(book: ClaimBook, error: Callable[[str], ConfigError]) -> ClaimBook:
         for claim in matched:
             _check_keys(override, claim, error)
             found.setdefault(claim.id, []).append(override)
-    for claim in book.claims:
+    for claim in claims:
         _check_rank(claim, found.get(claim.id, []), error)
-    kips = {kip: dataclasses.replace(document, claims=tuple(
-        dataclasses.replace(c, overrides=tuple(found.get(c.id, ()))) for c in document.claims))
-        for kip, document in book.kips.items()}
-    return dataclasses.replace(book, kips=kips)
+    return {claim_id: tuple(said) for claim_id, said in found.items()}
 
 
-def _check_keys(override: Override, claim: Claim, error: Callable[[str], ConfigError]) -> None:
+def _check_keys(override: Override, claim: Subject, error: Callable[[str], ConfigError]) -> None:
     spec = PROBES[claim.probe]
     for key in override.observe:
         if key != REFUSED and not spec.knows(key):
@@ -186,7 +209,7 @@ def _check_keys(override: Override, claim: Claim, error: Callable[[str], ConfigE
                         f"{', '.join(sorted(spec.keys))} (and refused)")
 
 
-def _check_rank(claim: Claim, overrides: Iterable[Override], error: Callable[[str], ConfigError]) -> None:
+def _check_rank(claim: Subject, overrides: Iterable[Override], error: Callable[[str], ConfigError]) -> None:
     """Two documents of one rank documenting one cell of ``claim`` differently: refused, naming both."""
     own = [] if claim.method is not None else [
         Override(claim.kip, claim.source, (claim.id,), "short", f.limited_by, f.clients, claim.section, f.quote,
@@ -217,15 +240,15 @@ def _clash(first: Override, second: Override) -> str | None:
     return None
 
 
-def deciding(claim: Claim, case: Case, side: str, client_kind: str,
+def deciding(statements: Iterable[Override], case: Case, side: str, client_kind: str,
              broker: KafkaVersion | None) -> tuple[Override, ...]:
-    """The statements of other documents that decide a short cell of ``claim``: generic first, then those
-    naming the cell's client kind (whose keys override theirs), as a claim's own fallbacks are ordered."""
-    found = [o for o in claim.overrides if o.applies(case, side, client_kind, broker)]
+    """The statements (a claim's ``overrides``) that decide a short cell: generic first, then those naming the
+    cell's client kind (whose keys override theirs), as a claim's own fallbacks are ordered."""
+    found = [o for o in statements if o.applies(case, side, client_kind, broker)]
     return (*[o for o in found if not o.clients], *[o for o in found if o.clients])
 
 
-def documented(claim: Claim, statements: Sequence[Override], case: str) -> dict[str, Any]:
+def documented(statements: Sequence[Override], case: str) -> dict[str, Any]:
     """A cell's documented side from other documents' statements (``deciding``), as ``verdict`` records it."""
     expect: dict[str, Any] = {}
     for statement in statements:

@@ -133,9 +133,9 @@ def refusal_documented(claim: Claim, limits: Limits, client_kind: str = "") -> d
     versions = {"broker_versions": {"min": limits.broker_min, "max": limits.broker_max},
                 "client_versions": {"min": limits.client_min, "max": limits.client_max}}
     side = "broker" if limits.refused else "client"
-    removal = overrides.deciding(claim, "removed", side, client_kind, limits.broker_version)
+    removal = overrides.deciding(claim.overrides, "removed", side, client_kind, limits.broker_version)
     if removal:
-        return {**overrides.documented(claim, removal, "refused"), **versions}
+        return {**overrides.documented(removal, "refused"), **versions}
     return {"case": "refused", "section": claim.section, "quotes": [], **versions,
             "expect": {"refused": True}, "decided_by": None, "precedence": "generated"}
 
@@ -146,9 +146,9 @@ def documented_for(claim: Claim, client_kind: str, short: LimitedBy | None,
     ``overrides.PRECEDENCE`` order: the claim's own fallbacks or another KIP's statement about older pairs,
     then the javadoc minimum's generated refusal.  Entries that apply come generic first, specific overriding."""
     if short is not None and claim.bound is not None:
-        stated = overrides.deciding(claim, "short", short, client_kind, broker)
+        stated = overrides.deciding(claim.overrides, "short", short, client_kind, broker)
         if stated:
-            return {**overrides.documented(claim, stated, "below"), "javadoc": dict(claim.bound)}
+            return {**overrides.documented(stated, "below"), "javadoc": dict(claim.bound)}
     entries: tuple[Documented, ...] = (claim.expect if short is None
                                        else tuple(f for f in claim.fallback if short in f.limited_by))
     applicable = [e for e in entries if not e.clients] + [e for e in entries if client_kind in e.clients]

@@ -113,6 +113,20 @@
   function deadlineText(observed) {  // a call that returned only when its adapter's deadline expired
     return typeof observed.deadline_reached === "number" ? "reached its " + observed.deadline_reached + " s deadline" : "";
   }
+  // Which document's words decided the cell (records from before carry no decided_by: the claim's own).
+  const RANKS = {introduced: "the KIP that introduced the feature, ahead of the javadoc minimum",
+    removal: "KIP-896's removal of old versions, ahead of the javadoc minimum", javadoc: "the javadoc minimum",
+    generated: "no document: the protocol's refusal"};
+  function saysHeading(documented) {
+    const by = documented.decided_by;
+    if (documented.precedence === "generated") return "What the protocol says";
+    if (by) return by === "DOCS-admin" ? "What the javadoc says" : "What " + by + " says";
+    return documented.javadoc ? "What the javadoc says" : "What the KIP says";
+  }
+  function decidedText(documented) {
+    const rank = RANKS[documented.precedence];
+    return rank ? "decided by " + (documented.decided_by ? documented.decided_by + ": " : "") + rank : "";
+  }
   function show(i) {
     const c = D.cells[i], outcome = D.outcomes[c[3]];
     const documented = V[c[9]] || {}, observed = V[c[10]] || {}, differences = V[c[11]] || [];
@@ -160,7 +174,8 @@
         deadlineText(observed) ? el("span", {id: "d-deadline"}, [" · " + deadlineText(observed)]) : null,
         c[16] ? " · changed since the previous run" : ""]),
       c[12] ? el("p", {id: "d-reason"}, [c[12]]) : null,
-      el("h4", {}, [javadoc ? "What the javadoc says" : "What the KIP says"]),
+      el("h4", {}, [saysHeading(documented)]),
+      decidedText(documented) ? el("p", {"class": "src", id: "d-decided"}, [decidedText(documented)]) : null,
       quotes.length ? el("div", {id: "d-quotes"}, quotes) : el("p", {"class": "empty"}, ["no quote recorded"]),
       whose,
       el("h4", {}, ["Documented vs observed"]), compare(documented, observed, differences)
