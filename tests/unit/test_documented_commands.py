@@ -58,6 +58,7 @@ RUN_BY: dict[str, tuple[str, ...]] = {
                        "test_an_adapter_release_is_built_as_one_step_and_measured_at_both_ends"),
     "images build": ("tests/integration/test_documented_commands.py::test_images_and_a_broker_in_a_container",),
     "images list": ("tests/integration/test_documented_commands.py::test_images_and_a_broker_in_a_container",),
+    "axes choose": ("tests/unit/test_axes.py::test_axes_choose_through_the_console_script",),
     "zoo check": ("tests/unit/test_zoo.py::test_check_judges_each_entry_from_a_runs_records",),
     "zoo run": ("tests/integration/test_zoo.py::test_zoo_run_reproduces_the_entries_on_cached_brokers",),
 }

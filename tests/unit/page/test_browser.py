@@ -203,3 +203,25 @@ def test_a_call_that_reached_its_deadline_says_so_in_the_cell_and_the_pane(tmp_p
         assert "reached its 60 s deadline" in view.inner_text("#d-deadline")
         cells.nth(1 - marked[0]).click()
         assert view.locator("#d-deadline").count() == 0
+
+
+def test_the_pane_names_the_document_that_decided_a_cell(tmp_path: Path) -> None:
+    """A cell another KIP decided (KIP-896's removals here) says so under the heading, naming the KIP."""
+    from kcompat.harness.records import Record
+    from tests.unit.page.records import write_run
+
+    decided = {"case": "refused", "quotes": ["Kafka brokers would return the UNSUPPORTED_VERSION error."],
+               "expect": {"refused": True}, "decided_by": "KIP-896", "precedence": "removal"}
+    recs = [Record(**{**r.as_json(), "documented": decided}) if r.outcome == "unsupported" else r for r in records()]
+    html, _ = write(load([write_run(tmp_path / "run", recs)]), tmp_path / "page")
+    with chromium() as browser:
+        view = browser.new_page(viewport={"width": 1400, "height": 900})
+        view.goto(html.as_uri())
+        view.locator("#matrix td.u").first.click()
+        assert "What KIP-896 says" in view.inner_text("#detail")
+        assert view.inner_text("#d-decided") == ("decided by KIP-896: the removal of old request versions, ahead of "
+                                                 "the javadoc's minimum release")
+        view.locator("#d-close").click()
+        view.locator("#matrix td.p").first.click()
+        assert view.locator("#d-decided").count() == 0  # a record without decided_by: the claim's own words
+        assert "What the KIP says" in view.inner_text("#detail")

@@ -86,7 +86,8 @@ def choose_command(run_dir: Path, budget_s: float, workers: int, keep: str | Non
         click.echo(f"current default {', '.join(current)}: {observed(lines, held)} of "
                    f"{choice.transitions}, ~{predicted(lines, held, workers):.0f} s predicted")
     if write:
-        kept_clients = [c for c in current_clients if c.split("@")[0] in clients] or clients
+        kept_clients = [c for c in current_clients  # "confluent" ran as the installed release, confluent:2.16.1
+                        if any(r == c or r.startswith(c + ":") for r in clients)] or clients
         AXES_FILE.write_text(defaults_text(choice, kept_clients, run, budget_s, workers))
         note(f"wrote {AXES_FILE}")
 

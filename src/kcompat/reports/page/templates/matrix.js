@@ -114,16 +114,18 @@
     return typeof observed.deadline_reached === "number" ? "reached its " + observed.deadline_reached + " s deadline" : "";
   }
   // Which document's words decided the cell (records from before carry no decided_by: the claim's own).
-  const RANKS = {introduced: "the KIP that introduced the feature, ahead of the javadoc minimum",
-    removal: "KIP-896's removal of old versions, ahead of the javadoc minimum", javadoc: "the javadoc minimum",
-    generated: "no document: the protocol's refusal"};
+  const RANKS = {introduced: "the KIP that introduced the feature, ahead of the javadoc's minimum release",
+    removal: "the removal of old request versions, ahead of the javadoc's minimum release",
+    javadoc: "the javadoc's minimum release: below it, the call is refused",
+    generated: "no document speaks of this pair: the protocol's refusal"};
   function saysHeading(documented) {
     const by = documented.decided_by;
     if (documented.precedence === "generated") return "What the protocol says";
     if (by) return by === "DOCS-admin" ? "What the javadoc says" : "What " + by + " says";
     return documented.javadoc ? "What the javadoc says" : "What the KIP says";
   }
-  function decidedText(documented) {
+  function decidedText(documented, own) {  // own: the cell's document, whose own fallback needs no note
+    if (documented.precedence === "introduced" && documented.decided_by === own) return "";
     const rank = RANKS[documented.precedence];
     return rank ? "decided by " + (documented.decided_by ? documented.decided_by + ": " : "") + rank : "";
   }
@@ -133,7 +135,9 @@
     const required = V[c[8]] || {};
     const quotes = (documented.quotes || []).map(function (q) { return el("blockquote", {}, [q]); });
     const javadoc = documented.javadoc;  // DOCS-admin: whose javadoc (release, path:line) the quote is
-    const whose = javadoc ? el("p", {"class": "src", id: "d-javadoc"}, ["kafka-clients " + javadoc.release + ", " +
+    const overridden = javadoc && documented.decided_by && documented.decided_by !== "DOCS-admin";
+    const whose = javadoc ? el("p", {"class": "src", id: "d-javadoc"}, [(overridden ? "the javadoc it decides before: " : "") +
+      "kafka-clients " + javadoc.release + ", " +
       javadoc.source + (javadoc.line ? ":" + javadoc.line : "") +
       (javadoc.has_method ? "" : " · this release has no " + (javadoc.statement === "method" ? "method " + javadoc.method
         : javadoc.statement + " for " + javadoc.method)) + (javadoc.note ? " · " + javadoc.note : "")]) : null;
@@ -175,7 +179,8 @@
         c[16] ? " · changed since the previous run" : ""]),
       c[12] ? el("p", {id: "d-reason"}, [c[12]]) : null,
       el("h4", {}, [saysHeading(documented)]),
-      decidedText(documented) ? el("p", {"class": "src", id: "d-decided"}, [decidedText(documented)]) : null,
+      decidedText(documented, cellId(c).split("/")[0]) ?
+        el("p", {"class": "src", id: "d-decided"}, [decidedText(documented, cellId(c).split("/")[0])]) : null,
       quotes.length ? el("div", {id: "d-quotes"}, quotes) : el("p", {"class": "empty"}, ["no quote recorded"]),
       whose,
       el("h4", {}, ["Documented vs observed"]), compare(documented, observed, differences)
