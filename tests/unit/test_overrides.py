@@ -6,6 +6,8 @@ import dataclasses
 import hashlib
 from pathlib import Path
 
+import pytest
+
 from kcompat.harness.matrix.claims import Claim, Documented, claims_dir, load_claim_book
 from kcompat.harness.matrix.overrides import Override
 from kcompat.harness.matrix.verdict import Limits, documented_for, judge, refusal_documented
@@ -163,3 +165,25 @@ def test_every_document_of_the_installed_book_says_where_its_text_came_from() ->
     for document in book.kips.values():
         if not document.is_javadoc:
             assert document.provenance is not None, f"{document.kip} has no source_url/retrieved/source_sha256"
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ('retrieved = "２０２６-11-28"', "retrieved is the day the text was read"),
+    ('retrieved = "2026-13-45"', "retrieved is the day the text was read"),
+    ('source_url = "javascript:alert(1)"', "source_url is the http(s) address"),
+    ('source_sha256 = "X"', "64 lower-case hex digits"),
+])
+def test_provenance_that_is_not_a_day_an_address_or_a_digest_is_one_line(tmp_path: Path, line: str,
+                                                                          said: str) -> None:
+    book = _book(tmp_path, KIP_1=CLAIM)
+    path = book / "KIP-1.toml"
+    key = line.split(" = ")[0]
+    path.write_text("\n".join(line if row.startswith(key + " ") else row for row in path.read_text().splitlines()))
+    code, out = _plan(book)
+    assert code == 2 and said in out and "KIP-1.toml:" in out and len(out.splitlines()) == 1, out
+
+
+def test_a_release_bound_in_look_alike_digits_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    code, said = _plan(_book(tmp_path, KIP_1=CLAIM, KIP_2=_override(
+        observe="{ configs = { absent = true } }", extra='brokers = ">=４.0"\n')))
+    assert code == 2 and "KIP-2.toml:" in said and "release bound" in said, said

@@ -30,6 +30,7 @@ table copied in.  docs/CLAIMS.md is the schema for authors.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import functools
 import hashlib
 import html
@@ -683,7 +684,7 @@ def load_claims_file(path: Path) -> KipClaims:
 
 
 _PROVENANCE = ("source_url", "retrieved", "source_sha256")
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 
 
 def _provenance(data: Mapping[str, Any], where: _Where) -> Provenance | None:
@@ -700,12 +701,20 @@ def _provenance(data: Mapping[str, Any], where: _Where) -> Provenance | None:
         raise _fail(where(None, "source_url"), f"source_url is the http(s) address the text was read from, "
                                                f"not {url!r}")
     day = day.isoformat() if hasattr(day, "isoformat") else day
-    if not isinstance(day, str) or not _DAY.match(day):
+    if not isinstance(day, str) or not _DAY.match(day) or not _is_day(day):
         raise _fail(where(None, "retrieved"), f"retrieved is the day the text was read, YYYY-MM-DD, not {day!r}")
     if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{64}", digest):
         raise _fail(where(None, "source_sha256"), "source_sha256 is the stored text's sha256, 64 lower-case hex "
                                                   "digits (sha256sum FILE)")
     return Provenance(url, day, digest)
+
+
+def _is_day(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _parts(folder: Path, kip: str, javadoc: bool) -> list[tuple[_Where, int, Claim]]:

@@ -33,7 +33,7 @@ KIP's statement about older pairs, KIP-896's removals, the javadoc minimum, the 
 RANK: Mapping[Case, Precedence] = {"short": "introduced", "removed": "removal"}
 REFUSED = "refused"
 _KEYS = ("claims", "case", "limited_by", "clients", "brokers", "section", "quote", "observe")
-_BOUND = re.compile(r"(?P<op>>=|<)\s*(?P<version>\d+(?:\.\d+){1,3})\Z")
+_BOUND = re.compile(r"(?P<op>>=|<)\s*(?P<version>[0-9]+(?:\.[0-9]+){1,3})\Z")
 _PATTERN = re.compile(r"[A-Za-z0-9*?\[\]/.-]+\Z")
 
 
