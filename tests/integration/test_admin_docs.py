@@ -68,3 +68,22 @@ def test_bad_releases_are_one_line() -> None:
     # a release before the AdminClient existed is a coverage row with the reason, not a traceback
     (row,) = _rows("0.10.2.2")
     assert row["method"] == "*" and "has no AdminClient" in str(row["reason"])
+
+
+def test_sentences_of_the_interface_options_and_result_classes_are_listed_with_their_claims() -> None:
+    rows = _rows("2.3.1", "4.4.0")
+    by = {(r["release"], r["method"], r["selector"]): r for r in rows if ":" in str(r.get("selector"))}
+    old, new = {k[1:]: r for k, r in by.items() if k[0] == "2.3.1"}, {k[1:]: r for k, r in by.items() if k[0] != "2.3.1"}
+    # the interface's own minimum, under its name (AdminClient before 2.4), which 4.x still says
+    assert old[("AdminClient", "interface:minimum")]["minimum"] == "0.10.0.0"
+    assert new[("Admin", "interface:minimum")]["claims"] == ["DOCS-admin/admin-minimum-broker"]
+    cluster_id = old[("describeCluster", "result:clusterId")]
+    assert cluster_id["minimum"] == "0.10.1.0" and str(cluster_id["source"]).endswith("DescribeClusterResult.java")
+    assert ("describeCluster", "result:clusterId") not in new  # kafka-clients 4.x no longer says it
+    older = new[("describeCluster", "older-brokers:includeAuthorizedOperations")]
+    assert "older brokers cannot" in str(older["statement"]) and older["minimum"] is None
+    assert str(older["source"]).endswith("DescribeClusterOptions.java") and isinstance(older["line"], int)
+    assert "fenced broker" in str(new[("describeCluster", "older-brokers:includeFencedBrokers")]["reason"])
+    group_type = new[("listGroups", "result:type")]
+    assert group_type["minimum"] == "2.6.0" and group_type["claims"] == ["DOCS-admin/list-groups-type"]
+    assert str(group_type["source"]).endswith("GroupListing.java")

@@ -491,3 +491,107 @@ def test_an_older_release_that_stood_in_lately_stands_in_without_asking_maven(tm
         return
     found, note = docs_or_older("9.9.0", config)
     assert found.release == "9.8.1" and "createTopics" in found.methods and note == "documented by 9.8.1's javadoc"
+
+
+RESULT = '''package org.apache.kafka.clients.admin;
+
+public class DescribeProducersResult {
+    /**
+     * Returns a future which yields the current cluster id. The future value will be non-null if the
+     * broker version is 0.10.1.0 or higher and null otherwise.
+     */
+    public KafkaFuture<String> clusterId() {
+        return clusterId;
+    }
+
+    public KafkaFuture<Collection<GroupListing>> all() {
+        return all;
+    }
+}
+'''
+
+LISTING = '''public class GroupListing {
+    /**
+     * If the broker returns a group type which is not recognised, as might happen when talking to a broker
+     * with a later version, the type will be UNKNOWN. If the broker is earlier than version 2.6.0,
+     * the group type will not be available, and the type will be <code>Optional.empty()</code>.
+     */
+    public Optional<GroupType> type() {
+        return type;
+    }
+}
+'''
+
+INTERFACE = '''/**
+ * The administrative client for Kafka.
+ * <h3>Broker Compatibility</h3>
+ * <p>
+ * The minimum broker version required is 0.10.0.0. Methods with stricter requirements will specify the minimum broker
+ * version required.
+ */
+@InterfaceStability.Evolving
+public interface Admin extends AutoCloseable {
+'''
+
+
+def test_the_interface_result_classes_and_options_by_parameter_are_read_as_sentence_kinds(tmp_path: Path) -> None:
+    admin = "org/apache/kafka/clients/admin/"
+    text = ADMIN.replace("public interface Admin extends AutoCloseable {\n", INTERFACE).replace(
+        "ElectLeadersOptions o)", "CreateTopicsOptions o)")
+    docs = extract(_jar(tmp_path, {f"{admin}Admin.java": text, f"{admin}CreateTopicsOptions.java": OPTIONS,
+                                   f"{admin}DescribeProducersResult.java": RESULT,
+                                   f"{admin}GroupListing.java": LISTING}), "9.9.9")
+    (minimum,) = docs.interface
+    assert (minimum.selector, minimum.sentence, minimum.minimum) == (
+        "interface:minimum", "The minimum broker version required is 0.10.0.0.", "0.10.0.0")
+    assert text.splitlines()[minimum.line - 1].strip().startswith("* The minimum broker version")
+    # an options class found by the overload's parameter, not by the method's name (electLeaders here)
+    older = docs.methods["electLeaders"].statement("older-brokers:includeAuthorizedOperations")
+    assert older is not None and older.minimum == "" and older.source == f"{admin}CreateTopicsOptions.java"
+    producers = docs.methods["describeProducers"]
+    cluster_id, group_type = producers.statement("result:clusterId"), producers.statement("result:type")
+    assert cluster_id is not None and cluster_id.minimum == "0.10.1.0"
+    # a class the result's getters return is read too, and its sentence about newer brokers is not a statement
+    assert group_type is not None and group_type.minimum == "2.6.0" and group_type.source == f"{admin}GroupListing.java"
+    assert group_type.sentence.startswith("If the broker is earlier than version 2.6.0")
+    assert docs.statement(producers, "interface:minimum") is minimum
+    assert AdminDocs.from_json(docs.as_json()) == docs
+
+
+def test_a_release_silent_on_a_sentence_kind_leaves_the_claim_standing(claim: Claim, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """kafka-clients 4.x dropped clusterId's sentence: its client still has the method, and is not short."""
+    from kcompat.harness.config import HarnessConfig
+    from kcompat.harness.matrix import admin_docs
+
+    docs = extract(_jar(tmp_path, {"org/apache/kafka/clients/admin/Admin.java": ADMIN}), "9.9.9")
+    monkeypatch.setattr(admin_docs, "docs_or_older", lambda release, config: (docs, None))
+    config = HarnessConfig(cache_dir=tmp_path / "cache", run_root=tmp_path / "runs")
+    bound = bind(replace(claim, statement="result:clusterId"), "java", "9.9.9", config)
+    assert bound.bound is not None and bound.bound["has_method"] is True and bound.brokers_since is None
+    assert bound.expect[0].quote == "kafka-clients 9.9.9's createTopics says nothing of result:clusterId"
+    assert judge(bound, "java", _limits("2.2.0"), WORKED).outcome == "pass"
+
+
+def test_a_javadoc_claims_own_fallback_for_older_brokers_replaces_the_generated_refusal(tmp_path: Path) -> None:
+    path = tmp_path / "DOCS-admin.toml"
+    path.write_text(BOOK.replace('probe = "create_topic"', 'probe = "create_topic"\nstatement = "older-brokers:x"')
+                    .replace('versions = "0+"', 'versions = "1+"')
+                    + '\n  [[claim.fallback]]\n  limited_by = ["broker"]\n  quote = "Some older brokers cannot."\n'
+                      '  observe = { error = "NONE", created = false }\n')
+    (loaded,) = load_claims_file(path).claims
+    assert loaded.statement == "older-brokers:x"
+    own, generated = loaded.fallback
+    assert own.limited_by == ("broker",) and generated.observe == {REFUSED: True}
+    assert set(generated.limited_by) == {"client", "both"}
+    below = judge(_bound(loaded, since=None), "java", _limits("2.2.0", broker_max=0),
+                  {"error": "NONE", "created": False, "exception": None})
+    assert (below.outcome, below.limited_by) == ("unsupported", "broker")
+
+
+def test_a_not_testable_sentence_of_a_method_is_named_by_its_statement(tmp_path: Path) -> None:
+    path = tmp_path / "DOCS-admin.toml"
+    path.write_text(BOOK + '\n[[not_testable]]\nmethod = "createTopics"\nstatement = "result:topicId"\n'
+                           'reason = "the probe does not read it"\n')
+    (statement,) = load_claims_file(path).not_testable
+    assert statement.statement == "createTopics result:topicId"

@@ -72,3 +72,10 @@ def test_axes_choose_through_the_console_script(tmp_path: Path) -> None:
     empty = kcompat("axes", "choose", str(tmp_path / "nothing"))
     assert empty.returncode == 2 and "no records to choose from" in empty.stderr
     assert AXES_FILE.read_text() == before  # only --write changes the default
+    written = tmp_path / "axes.toml"
+    done = kcompat("axes", "choose", str(run), "--keep", "2.6", "--write", "--axes-file", str(written))
+    assert done.returncode == 0 and f"wrote {written}" in done.stderr + done.stdout, done.stderr
+    assert load_defaults(written)[0] == tuple(said["lines"]) and AXES_FILE.read_text() == before
+    nowhere = kcompat("axes", "choose", str(run), "--keep", "2.6", "--write", "--axes-file",
+                      str(tmp_path / "no" / "dir" / "a.toml"))
+    assert nowhere.returncode == 2 and "can't write it" in nowhere.stderr

@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from kcompat.harness.matrix.claims import Claim, Documented, claims_dir, load_claim_book
-from kcompat.harness.matrix.overrides import Override
+from kcompat.harness.matrix.claims import Claim, ClaimError, Documented, claims_dir, load_claim_book
+from kcompat.harness.matrix.overrides import Override, attach
 from kcompat.harness.matrix.verdict import Limits, documented_for, judge, refusal_documented
 from kcompat.harness.versions import KafkaVersion
 from tests.console import kcompat
@@ -61,15 +62,40 @@ def _plan(book: Path) -> tuple[int, str]:
     return done.returncode, (done.stderr or done.stdout).strip()
 
 
-def test_two_kips_of_one_rank_that_disagree_on_a_cell_are_one_line_naming_both(tmp_path: Path) -> None:
-    code, said = _plan(_book(tmp_path, KIP_1=CLAIM, KIP_2=_override()))
-    assert code == 2 and len(said.splitlines()) == 1, said
-    assert "KIP-2.toml:" in said and "KIP-1" in said and "KIP-1/created" in said and "configs" in said
-
-
-def test_a_statement_that_agrees_with_the_claims_own_fallback_loads(tmp_path: Path) -> None:
+def test_a_statement_about_a_claim_that_documents_its_own_older_pairs_is_one_line(tmp_path: Path) -> None:
+    """A KIP claim's own fallback speaks for its older pairs; another KIP's word would never decide them."""
     code, said = _plan(_book(tmp_path, KIP_1=CLAIM, KIP_2=_override(observe="{ configs = { absent = true } }")))
-    assert code == 0, said
+    assert code == 2 and len(said.splitlines()) == 1, said
+    assert "KIP-2.toml:" in said and "KIP-1/created says what its own older pairs observe" in said
+
+
+def test_two_documents_of_one_rank_that_disagree_on_a_javadoc_cell_are_one_error_naming_both() -> None:
+    claim = SimpleNamespace(id="DOCS-admin/created", kip="DOCS-admin", probe="create_topic", method="createTopics")
+    errors: list[str] = []
+
+    def error(text: str) -> ClaimError:
+        errors.append(text)
+        return ClaimError(text)
+
+    first, second = _statement(), dataclasses.replace(_statement(), document="KIP-8", where="KIP-8.toml:9",
+                                                       observe={"configs": {"null": True}})
+    with pytest.raises(ClaimError):
+        attach([claim], [first, second], error)
+    assert len(errors) == 1 and errors[0].startswith("KIP-8.toml:9: KIP-8 and KIP-7 (KIP-7.toml:3) document "
+                                                     "DOCS-admin/created differently"), errors
+    assert "configs" in errors[0] and "limited by broker" in errors[0]
+    other_client = dataclasses.replace(second, clients=("java",))
+    only_java = dataclasses.replace(first, clients=("confluent",))
+    assert attach([claim], [only_java, other_client], error) == {"DOCS-admin/created": (only_java, other_client)}
+    agreeing = dataclasses.replace(second, observe=first.observe)
+    said = attach([claim], [first, agreeing], error)["DOCS-admin/created"]
+    documented = documented_for(_javadoc_claim(*said), "wire", "broker", KafkaVersion.parse("2.3.1"))
+    assert documented["decided_by"] == "KIP-7, KIP-8"  # both documents say it: both are named
+
+
+def test_case_of_the_wrong_type_is_one_line(tmp_path: Path) -> None:
+    code, said = _plan(_book(tmp_path, KIP_1=CLAIM, KIP_2=_override(extra='case = ["short"]\n')))
+    assert code == 2 and "case is \"short\"" in said and len(said.splitlines()) == 1, said
 
 
 def test_a_text_changed_after_its_claims_were_written_is_refused_naming_file_and_digest(tmp_path: Path) -> None:
@@ -91,8 +117,9 @@ def test_provenance_is_all_three_keys_or_none(tmp_path: Path) -> None:
 def test_an_override_naming_no_claim_or_a_key_its_probe_lacks_is_one_line(tmp_path: Path) -> None:
     code, said = _plan(_book(tmp_path, KIP_1=CLAIM, KIP_2=_override(claims='["KIP-9/*"]')))
     assert code == 2 and "names no claim of another document: KIP-9/*" in said, said
-    code, said = _plan(_book(tmp_path / "b", KIP_1=CLAIM, KIP_2=_override(observe="{ voters = 3 }")))
-    assert code == 2 and "does not observe 'voters'" in said, said
+    claim = SimpleNamespace(id="DOCS-admin/created", kip="DOCS-admin", probe="create_topic", method="createTopics")
+    with pytest.raises(ClaimError, match="DOCS-admin/created's probe create_topic does not observe 'voters'"):
+        attach([claim], [dataclasses.replace(_statement(), observe={"voters": 3})], ClaimError)
     code, said = _plan(_book(tmp_path / "c", KIP_1=CLAIM, KIP_2=_override(extra='case = "removed"\n')))
     assert code == 2 and "observe = { refused = true }" in said, said
 

@@ -111,3 +111,41 @@ def test_a_bounded_close_that_fails_raises_in_the_callers_thread() -> None:
     with pytest.raises(OSError, match="pipe is closed"):
         close_bounded(fails, "a java 4.4.0 client")
     close_bounded(lambda: None, "a wire client")  # a close that returns: nothing happens
+
+
+def test_a_cell_whose_library_aborts_the_process_every_time_is_a_deviation_in_its_words(tmp_path: Path,
+                                                                                         monkeypatch: Any) -> None:
+    """librdkafka asserting during the call, on every attempt, is what an application meets: the cell is a
+    deviation with the library's words; a death nobody told stays the harness's, an infra_error."""
+    from kcompat.harness.clients.ref import ClientRef
+    from kcompat.harness.records import RECORDS_FILE, read_records
+
+    cell_id = "DOCS-admin/delete-consumer-groups[1.0.2-zk|confluent:2.0.2]"
+    claim = SimpleNamespace(kip="DOCS-admin", id="DOCS-admin/delete-consumer-groups", api="DeleteGroups",
+                            cluster=SimpleNamespace(nodes=1, profile="plaintext"), min_version=0, max_version=None)
+    planned = SimpleNamespace(cell=SimpleNamespace(id=cell_id), claim=claim, version="1.0.2", mode="zk",
+                              client=ClientRef("confluent", "2.0.2"))
+    log = tmp_path / "pytest-main.log"
+    words = {"abort": "*** rdkafka_op.c:1: rd_kafka_enq_once_del_source_return: assert: eonce->refcnt > 0 ***",
+             "silent": ""}
+    for case, said in words.items():
+        out = tmp_path / case
+        out.mkdir()
+
+        def dies(*_: Any, out: Path = out, said: str = said) -> int:
+            if (out / RECORDS_FILE).exists():
+                return 0  # a resumed pytest skips a recorded cell
+            runner.mark_inflight(out, cell_id)
+            with log.open("a") as written:  # pytest's log grows across attempts
+                written.write(said + "\n")
+            return 134
+
+        monkeypatch.setattr(runner, "_pytest", dies)
+        runner._pytest_until_done("python", SimpleNamespace(out=out), ["confluent:2.0.2"], log, None, [planned],
+                                  {"run_id": "r"}, SimpleNamespace(provider="process"))  # type: ignore[arg-type]
+        record = read_records(out / RECORDS_FILE).records[-1]
+        if case == "abort":
+            assert record.outcome == "deviation" and record.observed == {"aborted": said}
+            assert record.differences == [{"key": "aborted", "documented": "the call returns", "observed": said}]
+        else:
+            assert record.outcome == "infra_error" and not record.observed

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kcompat.harness.matrix.zoo import load_zoo
-from kcompat.harness.records import Cell, Record, append_record
+from kcompat.harness.records import Cell, Outcome, Record, append_record
 from tests.console import kcompat, ok
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +39,9 @@ def test_the_listing_names_every_entry_and_its_cells() -> None:
     out = ok(kcompat("zoo", timeout=120))
     for bug in load_zoo():
         assert bug.id in out
+        assert f"  reported: client {bug.reported_client}; broker {bug.reported_broker}\n" in out, bug.id
+        for label, text in (("fixed in", bug.fixed_in), ("note", bug.note)):
+            assert text is None or f"  {label}: {text}\n" in out, (bug.id, label)
         for cell in bug.cells:
             assert cell.id in out
 
@@ -79,23 +82,27 @@ def test_not_toml_and_a_second_entry_with_the_same_id(tmp_path: Path) -> None:
     assert done.returncode == 2 and f"{path}:1: not valid TOML" in done.stderr
 
 
-def _record(cell: Cell, outcome: str) -> Record:
+def _record(cell: Cell, outcome: Outcome) -> Record:
     return Record(run_id="r", cell_id=cell.id, kip=cell.kip, claim_id=cell.claim_id, api="DescribeConfigs",
                   broker_version=cell.broker_version, broker_mode=cell.broker_mode, provider="process",
                   client_kind="wire", client_version="", outcome=outcome, client=cell.client, broker_nodes=1,
                   security="plaintext", required_versions={"min": 0, "max": None}, started_at="2026-01-01T00:00:00")
 
 
-@pytest.mark.parametrize(("buggy", "fixed", "state", "code"), [
-    ("unsupported", "pass", "reproduced", 0),
-    ("pass", "pass", "not reproduced", 1),
-    ("deviation", "deviation", "not reproduced", 1),
-    ("infra_error", "pass", "not reproduced", 1),
-    (None, "pass", "not in this run", 0),
+@pytest.mark.parametrize(("buggy", "fixed", "fixed_verdict", "state", "code"), [
+    ("unsupported", "pass", "pass", "reproduced", 0),
+    ("deviation", "unsupported", "unsupported", "reproduced", 0),
+    ("pass", "pass", "pass", "not reproduced", 1),
+    ("deviation", "deviation", "pass", "not reproduced", 1),
+    ("unsupported", "unsupported", "unsupported", "not reproduced", 1),
+    ("infra_error", "pass", "pass", "inconclusive", 0),
+    ("fail", "pass", "pass", "inconclusive", 0),
+    ("unsupported", "infra_error", "pass", "inconclusive", 0),
+    (None, "pass", "pass", "not in this run", 0),
 ])
-def test_check_judges_each_entry_from_a_runs_records(tmp_path: Path, buggy: str | None, fixed: str, state: str,
-                                                     code: int) -> None:
-    path = _written(tmp_path, GOOD)
+def test_check_judges_each_entry_from_a_runs_records(tmp_path: Path, buggy: Outcome | None, fixed: Outcome,
+                                                     fixed_verdict: str, state: str, code: int) -> None:
+    path = _written(tmp_path, GOOD + f'fixed_verdict = "{fixed_verdict}"\n')
     bug = load_zoo(path)[0]
     assert bug.buggy is not None and bug.fixed is not None
     run = tmp_path / "run"

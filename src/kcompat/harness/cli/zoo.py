@@ -43,12 +43,23 @@ def zoo(ctx: click.Context, zoo_path: Path | None) -> None:
     if ctx.invoked_subcommand is not None:
         return
     for bug in _load(zoo_path):
-        where = bug.not_reproduced and f"not reproducible: {bug.not_reproduced}"
-        click.echo(f"{bug.id} ({bug.link}): {bug.operation}: {where or bug.claim}")
-        for label, cell in (("buggy", bug.buggy), ("fixed", bug.fixed)):
-            if cell is not None:
-                expected = bug.fixed_verdict if label == "fixed" else "not pass"
-                click.echo(f"  {label}: {cell.id} (expect {expected})")
+        _show(bug)
+
+
+def _show(bug: Bug) -> None:
+    """One entry: a line naming it, then one short line per thing it says (what the buggy cell must not get is
+    ``pass``, nor the fixed cell's verdict)."""
+    where = bug.not_reproduced and f"not reproducible: {bug.not_reproduced}"
+    click.echo(f"{bug.id} ({bug.link}): {bug.operation}: {where or bug.claim}")
+    click.echo(f"  reported: client {bug.reported_client}; broker {bug.reported_broker}")
+    shown_not = " nor ".join(dict.fromkeys(("pass", bug.fixed_verdict if bug.fixed is not None else "pass")))
+    for label, cell in (("buggy", bug.buggy), ("fixed", bug.fixed)):
+        if cell is not None:
+            expected = bug.fixed_verdict if label == "fixed" else f"not {shown_not}"
+            click.echo(f"  {label}: {cell.id} (expect {expected})")
+    for label, text in (("fixed in", bug.fixed_in), ("note", bug.note)):
+        if text is not None:
+            click.echo(f"  {label}: {text}")
 
 
 def _report(bugs: Sequence[Bug], run_dir: Path, require_all: bool) -> int:
@@ -62,9 +73,9 @@ def _report(bugs: Sequence[Bug], run_dir: Path, require_all: bool) -> int:
     for judgement in judgements:
         click.echo(f"{judgement.bug.id}: {judgement.state}" + (f" ({judgement.detail})" if judgement.detail else ""))
     counts = {state: sum(1 for j in judgements if j.state == state)
-              for state in ("reproduced", "not reproduced", "not in this run", "not reproducible")}
+              for state in ("reproduced", "not reproduced", "inconclusive", "not in this run", "not reproducible")}
     click.echo(", ".join(f"{n} {state}" for state, n in counts.items()))
-    failed = any(j.failed or (require_all and j.state == "not in this run") for j in judgements)
+    failed = any(j.failed or (require_all and j.state in ("inconclusive", "not in this run")) for j in judgements)
     return 1 if failed else 0
 
 
@@ -72,9 +83,9 @@ def _report(bugs: Sequence[Bug], run_dir: Path, require_all: bool) -> int:
 @click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
 @click.pass_context
 def check(ctx: click.Context, run_dir: Path) -> None:
-    """Judge every entry from RUN_DIR's records: reproduced, not reproduced, or not in this run.
+    """Judge every entry from RUN_DIR's records: reproduced, not reproduced, inconclusive, or not in this run.
 
-    Exits 1 when the run holds an entry's cells and they don't show it."""
+    Exits 1 when the run holds an entry's cells and their judged verdicts don't show it."""
     bugs = _load(ctx.obj["zoo"])
     ctx.exit(_report(bugs, run_dir, require_all=False))
 
@@ -88,7 +99,7 @@ def check(ctx: click.Context, run_dir: Path) -> None:
 @click.pass_context
 def run(ctx: click.Context, out: Path, workers: int, nightly: bool) -> None:
     """Run exactly the cells the reproducible entries need, then judge every entry (exit 1 when one isn't
-    reproduced, or a cell got no record)."""
+    reproduced, or a cell got no record or an inconclusive one)."""
     from ..errors import ConfigError
     from ..matrix.runner import RunOptions, prepare, run_prepared, settings_args
     from ..matrix.zoo import selection

@@ -16,6 +16,12 @@ request schema in the same jar (``common/message/<Api>Request.json``), whose
 ``validVersions`` line is the quote; the broker must offer the API.  A
 sentence that speaks of brokers but that no rule here reads is kept as
 ``unparsed``: the coverage list shows it with the reason, never a traceback.
+
+Other sentences say what a pair observes rather than whether the call works, each a statement
+``KIND:NAME``: ``older-brokers:includeAuthorizedOperations`` (an options class's "some older brokers cannot
+supply this information"), ``result:clusterId`` (a result class's getter, or that of a class its getters
+return: "non-null if the broker version is 0.10.1.0 or higher"), and ``interface:minimum`` (the interface's
+own "The minimum broker version required is 0.10.0.0.").
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ from .claims import BOUND_QUOTE, Claim, ClaimBook, ClaimError, Documented, KipCl
 if TYPE_CHECKING:
     from .plan import PlannedCell
 
-FORMAT = 3
+FORMAT = 4
 """Bumped when what is extracted changes: a cached extraction of another format is extracted again."""
 ADMIN_SOURCES = ("org/apache/kafka/clients/admin/Admin.java", "org/apache/kafka/clients/admin/AdminClient.java")
 """Where the documented interface lives: ``Admin`` from 2.4, ``AdminClient`` (then an abstract class) before."""
@@ -64,6 +70,21 @@ _ELECTION = re.compile(rf"{_VERSION} or later if (?P<first>\w+) election is use;
                        rf"m[ou]st be {_VERSION} or higher")
 _ABOUT_BROKERS = re.compile(r"supported (?:by|on) (?:the )?brokers?|brokers? m[ou]st be|supported from version")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\*?\s+(?=[A-Z])")
+OLDER_BROKERS, RESULT, INTERFACE = "older-brokers", "result", "interface"
+"""The sentence kinds of statements ``KIND:NAME``: not about whether the call works, but what a pair observes."""
+_OLDER = re.compile(r"\bolder brokers? can(?:not|'t)\b")
+_MINIMUM = re.compile(rf"The minimum broker version required is {_VERSION}\.")
+_RESULT = re.compile(rf"broker version is {_VERSION} or higher|broker is earlier than version {_VERSION}"
+                     r"|broker version doesn't support|if the broker (?:supplied|did not return)")
+_TYPE = re.compile(r"\s*(?:@[\w.]+(?:\([^)]*\))?\s*)*public\s+(?:abstract\s+)?(?:interface|class)\s")
+_OPTIONS_PARAM = re.compile(r"\b([A-Z]\w*Options)\s+\w+\s*(?:,|\)|$)")
+_RETURNS = re.compile(r"\bpublic\s+(?!class\b|interface\b)([\w<>,.?\s]+?)\s+\w+\s*\(")
+
+
+def is_kind(selector: str) -> bool:
+    """Whether a statement names a sentence kind (``result:clusterId``): a release without it says nothing of
+    what the claim observes, and its client is not short for that (as it is without an option)."""
+    return ":" in selector
 
 
 @dataclass(frozen=True)
@@ -114,6 +135,12 @@ class AdminDocs:
     methods: Mapping[str, MethodDoc]
     schemas: Mapping[str, str] = field(default_factory=dict)
     """API name -> its request schema's ``"validVersions": ...`` line, verbatim."""
+    interface: tuple[Statement, ...] = ()
+    """The interface's own sentences (``interface:minimum``), which every method rests on."""
+
+    def statement(self, method: MethodDoc, selector: str) -> Statement | None:
+        """``method``'s statement ``selector``, or the interface's."""
+        return method.statement(selector) or next((s for s in self.interface if s.selector == selector), None)
 
     def schema(self, api: str) -> tuple[str, str] | None:
         """``api``'s request schema as (file stem, ``validVersions`` line), also where this release renamed the
@@ -125,7 +152,8 @@ class AdminDocs:
 
     def as_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "release": self.release, "source": self.source,
-                "methods": [asdict(m) for m in self.methods.values()], "schemas": dict(self.schemas)}
+                "methods": [asdict(m) for m in self.methods.values()], "schemas": dict(self.schemas),
+                "interface": [asdict(s) for s in self.interface]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> AdminDocs:
@@ -134,7 +162,8 @@ class AdminDocs:
             statements = tuple(Statement(**s) for s in raw["statements"])
             methods[raw["name"]] = MethodDoc(raw["name"], raw["line"], tuple(raw["signatures"]), statements,
                                              tuple(raw["unparsed"]), raw["static"], raw["text"])
-        return cls(data["release"], data["source"], methods, data["schemas"])
+        return cls(data["release"], data["source"], methods, data["schemas"],
+                   tuple(Statement(**s) for s in data["interface"]))
 
 
 def _clean(body: str) -> str:
@@ -172,11 +201,35 @@ def read_statements(sentence: str, line: int) -> tuple[list[Statement], bool]:
                 Statement(other, sentence, election.group(3), line)], True
     if (option := _OPTION_FROM.search(sentence)) is not None:
         return [Statement(option["option"], sentence, option.group(2), line)], True
+    if _OLDER.search(sentence):  # no release named: the options class's setter names it (``with_options``)
+        return [Statement(OLDER_BROKERS, sentence, "", line)], True
     higher = _OR_HIGHER.search(sentence)
     if higher is None or not about_brokers:
         return [], about_brokers
     when = _WHEN_USING.match(sentence)
     return [Statement(_option_name(when["what"]) if when else METHOD, sentence, higher.group(1), line)], True
+
+
+def read_result(sentence: str, line: int) -> tuple[list[Statement], bool]:
+    """A result class's sentence about what older brokers leave out (``result``, named after its getter by
+    ``with_options``), with the release it names if any."""
+    found = _RESULT.search(sentence)
+    if found is None:
+        return [], False
+    return [Statement(RESULT, sentence, found.group(1) or found.group(2) or "", line)], True
+
+
+def read_interface(text: str) -> tuple[Statement, ...]:
+    """The interface's (or abstract class's) own broker minimum, from the comment above its declaration."""
+    for comment in _COMMENT.finditer(text):
+        if _TYPE.match(text, comment.end()) is None:
+            continue
+        for sentence in sentences(comment["body"]):
+            if (found := _MINIMUM.search(sentence)) is not None:
+                quote = sentence[found.start():found.end()]
+                at = text.count("\n", 0, comment.start()) + 1 + _line_in(comment.group(0).splitlines(), quote)
+                return (Statement(f"{INTERFACE}:minimum", quote, found.group(1), at),)
+    return ()
 
 
 def _line_in(lines: list[str], sentence: str) -> int:
@@ -191,7 +244,10 @@ def _line_in(lines: list[str], sentence: str) -> int:
     return 0
 
 
-def parse_admin(text: str, source: str) -> dict[str, MethodDoc]:
+Reader = Callable[[str, int], tuple[list[Statement], bool]]
+
+
+def parse_admin(text: str, source: str, reader: Reader = read_statements) -> dict[str, MethodDoc]:
     """Every public method of the interface (or abstract class) with its javadoc's broker statements, overloads
     merged: the first sentence for a selector wins, in source order (the overloads say the same)."""
     public_by_default = source.endswith("/Admin.java")
@@ -217,7 +273,7 @@ def parse_admin(text: str, source: str) -> dict[str, MethodDoc]:
         raw_lines = comment.group(0).splitlines()
         for sentence in sentences(comment["body"]):
             at = first_line + _line_in(raw_lines, sentence)
-            statements, about_brokers = read_statements(sentence, at)
+            statements, about_brokers = reader(sentence, at)
             for statement in statements:
                 entry["statements"].setdefault(statement.selector, statement)
             if about_brokers and not statements and sentence not in entry["unparsed"]:
@@ -232,7 +288,7 @@ def with_options(method: MethodDoc, options: Mapping[str, MethodDoc], source: st
     operation is supported by brokers with version 2.6.0 or later."), each under the option method's name; a
     selector the Admin javadoc already has keeps the Admin's sentence."""
     known = {s.selector for s in method.statements}
-    added = [replace(s, selector=option.name if s.selector == METHOD else s.selector, source=source)
+    added = [replace(s, selector=_named(s.selector, option.name), source=source)
              for option in options.values() if not option.static for s in option.statements]
     fresh: list[Statement] = []
     for statement in added:  # the first overload's sentence for a selector, as in parse_admin
@@ -243,6 +299,30 @@ def with_options(method: MethodDoc, options: Mapping[str, MethodDoc], source: st
     text = " ".join([method.text, *(o.text for o in options.values() if o.text)])
     return replace(method, statements=(*method.statements, *fresh), unparsed=(*method.unparsed, *unparsed),
                    text=text)
+
+
+def _named(selector: str, name: str) -> str:
+    """A sentence's selector in its class under the getter or setter it documents: ``inStates``,
+    ``result:clusterId``."""
+    if selector == METHOD:
+        return name
+    return f"{selector}:{name}" if selector in (OLDER_BROKERS, RESULT) else selector
+
+
+def _classes(method: MethodDoc, folder: str, names: set[str], read: Callable[[str], str]) -> list[tuple[str, Reader]]:
+    """The classes documenting ``method`` besides the interface, each with its reader: its options class, by
+    name (``CreateTopicsOptions``) and by its overloads' parameters (``incrementalAlterConfigs`` takes
+    ``AlterConfigsOptions``); its result class (``DescribeClusterResult``) and the classes of this package its
+    getters return (``ListGroupsResult`` -> ``GroupListing``)."""
+    stem = method.name[:1].upper() + method.name[1:]
+    options = [f"{stem}Options", *(found for signature in method.signatures
+                                  for found in _OPTIONS_PARAM.findall(signature.partition("(")[2]))]
+    found: list[tuple[str, Reader]] = [(f"{folder}/{name}.java", read_statements) for name in dict.fromkeys(options)]
+    result = f"{folder}/{stem}Result.java"
+    if result in names:
+        returned = {word for types in _RETURNS.findall(read(result)) for word in re.findall(r"\b[A-Z]\w*", types)}
+        found += [(path, read_result) for path in (result, *(f"{folder}/{w}.java" for w in sorted(returned)))]
+    return [(path, reader) for path, reader in dict(found).items() if path in names]
 
 
 _VALID_VERSIONS = re.compile(r'^\s*"validVersions"\s*:\s*"[^"]*"', re.M)
@@ -256,12 +336,14 @@ def extract(jar: Path, release: str) -> AdminDocs:
             source = next((s for s in ADMIN_SOURCES if s in names), None)
             if source is None:
                 raise ArtifactError(f"{jar.name} has neither {' nor '.join(ADMIN_SOURCES)}")
-            methods = parse_admin(archive.read(source).decode("utf-8", errors="replace"), source)
+            def read(name: str) -> str:
+                return archive.read(name).decode("utf-8", errors="replace")
+
+            text = read(source)
+            methods = parse_admin(text, source)
             for name, method in list(methods.items()):
-                options = f"{Path(source).parent}/{name[:1].upper()}{name[1:]}Options.java"
-                if options in names:
-                    methods[name] = with_options(method, parse_admin(
-                        archive.read(options).decode("utf-8", errors="replace"), options), options)
+                for path, reader in _classes(method, str(Path(source).parent), names, read):
+                    methods[name] = with_options(methods[name], parse_admin(read(path), path, reader), path)
             schemas = {}
             for name in sorted(n for n in names if re.fullmatch(r"common/message/\w+Request\.json", n)):
                 found = _VALID_VERSIONS.search(archive.read(name).decode("utf-8", errors="replace"))
@@ -271,7 +353,7 @@ def extract(jar: Path, release: str) -> AdminDocs:
         raise ArtifactError(f"kafka-clients {release}'s sources jar {jar} can't be read: {exc}") from exc
     if source == ADMIN_SOURCES[0] and "createTopics" not in methods:
         raise ArtifactError(f"{jar.name}: no Admin method could be read from {source}")
-    return AdminDocs(release, source, methods, schemas)
+    return AdminDocs(release, source, methods, schemas, read_interface(text))
 
 
 _READ: dict[tuple[str, Path], AdminDocs] = {}
@@ -392,19 +474,22 @@ def bind(claim: Claim, client_kind: str, client_release: str | None, config: Har
     docs, note = docs_or_older(release, config)
     method = docs.methods.get(claim.method)
     selectors = claim.statement.split("|")  # options tried in order: the first this release documents
-    statement = next((s for s in map(method.statement, selectors) if s is not None), None) if method else None
+    statement = next((s for sel in selectors if (s := docs.statement(method, sel)) is not None), None) \
+        if method else None
     bound: dict[str, Any] = {"release": docs.release, "source": docs.source, "note": note, "method": claim.method,
                              "has_method": method is not None,
                              "statement": statement.selector if statement is not None else claim.statement}
     since: KafkaVersion | None = None
     if statement is not None:
-        quote, since = statement.sentence, KafkaVersion.parse(statement.minimum)
+        quote, since = statement.sentence, KafkaVersion.parse(statement.minimum) if statement.minimum else None
         bound.update(line=statement.line, minimum=statement.minimum, source=statement.source or docs.source)
     elif method is None:
         quote = f"kafka-clients {docs.release}'s {Path(docs.source).stem} has no method {claim.method}"
     elif claim.statement != METHOD:
         quote = f"kafka-clients {docs.release}'s {claim.method} says nothing of {' or '.join(selectors)}"
-        bound["has_method"] = False  # the release can't express the option: the client is short
+        # the release can't express the option: the client is short; of a sentence kind it is silent, and the
+        # claim's expectation stands without its words
+        bound["has_method"] = all(map(is_kind, selectors))
     elif (schema := docs.schema(claim.api)) is not None:
         stem, quote = schema
         bound.update(source=f"common/message/{stem}Request.json")
@@ -448,8 +533,8 @@ def check_names(document: KipClaims, config: HarnessConfig,
             raise ClaimError(f"{key_source(claim, 'method')}: {claim.id}: method {claim.method!r} is in no "
                              f"Admin javadoc it binds to; nearest: {near}")
         for selector in claim.statement.split("|"):
-            if selector != METHOD and not any(m.statement(selector) for _, m in having):
-                near = _nearest(selector, {d.release: [METHOD, *(s.selector for s in m.statements)]
+            if selector != METHOD and not any(d.statement(m, selector) for d, m in having):
+                near = _nearest(selector, {d.release: [METHOD, *(s.selector for s in (*m.statements, *d.interface))]
                                            for d, m in having})
                 raise ClaimError(f"{key_source(claim, 'statement')}: {claim.id}: statement {selector!r} is in no "
                                  f"javadoc of {claim.method} it binds to; nearest: {near}")
@@ -517,14 +602,28 @@ def coverage(document: KipClaims, releases: Sequence[str], config: HarnessConfig
                 documented.insert(0, Statement(METHOD, statement, "", method.line))
             for found in documented:
                 claims = by_method.get((method.name, found.selector), [])
-                reason = None if claims else (reasons.get(method.name) or "no claim judges it yet")
+                reason = None if claims else (reasons.get(f"{method.name} {found.selector}")
+                                              or reasons.get(method.name) or "no claim judges it yet")
                 rows.append(_row(document.kip, release, method.name, found.sentence, claims, reason,
                                  selector=found.selector, minimum=found.minimum or None, note=note,
                                  source=found.source or docs.source, line=found.line))
             rows.extend(_row(document.kip, release, method.name, sentence, [],
                              "the extractor reads no broker release in this sentence", source=docs.source)
                         for sentence in method.unparsed)
+        rows.extend(_interface_row(document.kip, release, docs, found, by_method, reasons, note)
+                    for found in docs.interface)
     return rows
+
+
+def _interface_row(kip: str, release: str, docs: AdminDocs, found: Statement,
+                   by_method: Mapping[tuple[str, str], list[str]], reasons: Mapping[str, str],
+                   note: str | None) -> dict[str, Any]:
+    """The interface's own sentence, under its name (``Admin``), with the claims of any method resting on it."""
+    name = Path(docs.source).stem
+    claims = [c for (_, selector), ids in by_method.items() if selector == found.selector for c in ids]
+    reason = None if claims else (reasons.get(f"{name} {found.selector}") or "no claim judges it yet")
+    return _row(kip, release, name, found.sentence, claims, reason, selector=found.selector,
+                minimum=found.minimum, note=note, source=docs.source, line=found.line)
 
 
 def _row(kip: str, release: str, method: str, statement: str, claims: list[str], reason: str | None,

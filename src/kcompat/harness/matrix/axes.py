@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import ConfigError
 from ..versions import KafkaVersion
 
 AXES_FILE = Path(__file__).with_name("default_axes.toml")
@@ -143,8 +144,15 @@ def _seen(edges: Mapping[tuple[str, str], int], chosen: Iterable[str]) -> int:
 
 def load_defaults(path: Path = AXES_FILE) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The default brokers and clients ``kcompat run`` uses (written by ``kcompat axes choose --write``)."""
-    data = tomllib.loads(path.read_text())
-    return tuple(data["brokers"]), tuple(data["clients"])
+    try:
+        data = tomllib.loads(path.read_text())
+        brokers, clients = data["brokers"], data["clients"]
+    except (OSError, tomllib.TOMLDecodeError, KeyError) as exc:
+        raise ConfigError(f"{path}: not a default axes file ({exc}); restore it from the release or write it with "
+                          "`kcompat axes choose RUN --write`") from None
+    if not all(isinstance(v, list) and v and all(isinstance(x, str) for x in v) for v in (brokers, clients)):
+        raise ConfigError(f"{path}: brokers and clients are lists of names")
+    return tuple(brokers), tuple(clients)
 
 
 def defaults_text(choice: Choice, clients: Sequence[str], run: Mapping[str, Any], budget_s: float,

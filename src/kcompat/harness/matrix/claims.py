@@ -578,10 +578,11 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
     if javadoc:
         if not isinstance(method, str) or not re.fullmatch(r"[a-z]\w*", method):
             raise _fail(where(index, "method"), "a javadoc claim names its Admin method: method = \"deleteTopics\"")
-        if not isinstance(statement, str) or not re.fullmatch(r"[a-zA-Z][\w-]*(?:\|[a-zA-Z][\w-]*)*", statement):
+        if not isinstance(statement, str) or not re.fullmatch(r"[a-zA-Z][\w:-]*(?:\|[a-zA-Z][\w:-]*)*", statement):
             raise _fail(where(index, "statement"), "statement is \"method\" or the option the sentence is about "
                                                    "(\"validateOnly\"), or options tried in order "
-                                                   "(\"inGroupStates|inStates\")")
+                                                   "(\"inGroupStates|inStates\"), or a sentence kind "
+                                                   "(\"result:clusterId\")")
         if "brokers" in raw:
             raise _fail(where(index, "brokers"), "a javadoc claim's release bound is its release's sentence; "
                                                  "leave brokers out")
@@ -596,8 +597,11 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
     for kind in clients:
         if kind not in CLIENT_KINDS:
             raise _fail(where(index, "clients"), f"unknown client kind {kind!r}; known: {', '.join(CLIENT_KINDS)}")
-    if javadoc:  # below the sentence's release, or a client without the method: the call is refused
-        fallback = (*fallback, Documented(BOUND_QUOTE, {REFUSED: True}, (), LIMITED_BY))
+    if javadoc:  # below the sentence's release, or a client without the method: the call is refused, where the
+        # claim's own fallbacks (the sentence's word for older brokers) do not say what is observed instead
+        own = {side for f in fallback if not f.clients for side in f.limited_by}
+        if rest := tuple(side for side in LIMITED_BY if side not in own):
+            fallback = (*fallback, Documented(BOUND_QUOTE, {REFUSED: True}, (), rest))
     for side in LIMITED_BY:
         if not any(side in f.limited_by and not f.clients for f in fallback):
             raise _fail(here, f"no [[claim.fallback]] for every client documents pairs limited by {side}; "
@@ -653,12 +657,13 @@ def load_claims_file(path: Path) -> KipClaims:
         seen.add(claim.id)
     statements = []
     for raw in data.get("not_testable", []):
-        if javadoc:  # a method no claim can judge, and why (the coverage list shows it for every release)
-            if (not isinstance(raw, dict) or set(raw) != {"method", "reason"}
+        if javadoc:  # a method (or one statement of it) no claim can judge, and why (listed for every release)
+            if (not isinstance(raw, dict) or not {"method", "reason"} <= set(raw) <= {"method", "statement", "reason"}
                     or not all(isinstance(value, str) for value in raw.values())):
-                raise _fail(where(None, "not_testable"), "[[not_testable]] of a javadoc document has method and "
-                                                         "reason (strings)")
-            statements.append(Statement(kip, f"Admin.{raw['method']}", raw["method"], raw["reason"]))
+                raise _fail(where(None, "not_testable"), "[[not_testable]] of a javadoc document has method, "
+                                                         "reason and optionally statement (strings)")
+            named = " ".join(raw[key] for key in ("method", "statement") if key in raw)
+            statements.append(Statement(kip, f"Admin.{raw['method']}", named, raw["reason"]))
             continue
         if (not isinstance(raw, dict) or set(raw) != {"section", "statement", "reason"}
                 or not all(isinstance(value, str) for value in raw.values())):

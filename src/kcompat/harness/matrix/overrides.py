@@ -27,9 +27,9 @@ from .observables import PROBES, check_matcher
 
 Case = Literal["short", "removed"]
 Precedence = Literal["claim", "introduced", "removal", "javadoc", "generated"]
-PRECEDENCE: tuple[Precedence, ...] = ("claim", "introduced", "removal", "javadoc", "generated")
-"""What decides a cell's documented side, first first: the claim's expectation (in range), the introducing
-KIP's statement about older pairs, KIP-896's removals, the javadoc minimum, the generated refusal."""
+"""What decided a cell's documented side, first first (``verdict.judge`` applies the order): the claim's
+expectation (in range), the introducing KIP's statement about older pairs, KIP-896's removals, the javadoc
+minimum, the generated refusal."""
 RANK: Mapping[Case, Precedence] = {"short": "introduced", "removed": "removal"}
 REFUSED = "refused"
 _KEYS = ("claims", "case", "limited_by", "clients", "brokers", "section", "quote", "observe")
@@ -103,8 +103,8 @@ def _one(raw: Any, at: Callable[[str | None], str], document: str,
     for pattern in patterns:
         if not _PATTERN.match(pattern):
             raise fail("claims", f"{pattern!r} is not a claim id or pattern (KIP-516/describe-by-id, DOCS-admin/*)")
-    case = raw.get("case", "short")
-    if case not in RANK:
+    case: Case = raw.get("case", "short")
+    if not isinstance(case, str) or case not in RANK:
         raise fail("case", f"case is \"short\" (a side lacks the claim's version) or \"removed\" (a side no longer "
                            f"has the other's versions, KIP-896), not {case!r}")
     limited_by = _strings(raw.get("limited_by", list(LIMITED_BY)), fail, "limited_by", required=True)
@@ -149,19 +149,6 @@ def _bound(value: Any, fail: Callable[[str | None, str], ConfigError]) -> tuple[
     return (version, None) if match["op"] == ">=" else (None, version)
 
 
-class Fallback(Protocol):
-    """What a claim's own fallback offers the rank check (``claims.Documented``)."""
-
-    @property
-    def quote(self) -> str: ...
-    @property
-    def observe(self) -> Mapping[str, Any]: ...
-    @property
-    def clients(self) -> tuple[str, ...]: ...
-    @property
-    def limited_by(self) -> tuple[str, ...]: ...
-
-
 class Subject(Protocol):
     """What a statement is checked against: a claim of the book (``claims.Claim``)."""
 
@@ -172,13 +159,7 @@ class Subject(Protocol):
     @property
     def probe(self) -> str: ...
     @property
-    def section(self) -> str: ...
-    @property
-    def source(self) -> str: ...
-    @property
     def method(self) -> str | None: ...
-    @property
-    def fallback(self) -> Sequence[Fallback]: ...
 
 
 def attach(claims: Sequence[Subject], statements: Sequence[Override],
@@ -194,6 +175,10 @@ def attach(claims: Sequence[Subject], statements: Sequence[Override],
             raise error(f"{override.where}: overrides names no claim of another document: "
                         f"{', '.join(override.patterns)}")
         for claim in matched:
+            if override.case == "short" and claim.method is None:
+                raise error(f"{override.where}: {claim.id} says what its own older pairs observe (its "
+                            "[[claim.fallback]]); a \"short\" statement decides a javadoc claim's, whose "
+                            "fallback is only the generated refusal")
             _check_keys(override, claim, error)
             found.setdefault(claim.id, []).append(override)
     for claim in claims:
@@ -211,10 +196,7 @@ def _check_keys(override: Override, claim: Subject, error: Callable[[str], Confi
 
 def _check_rank(claim: Subject, overrides: Iterable[Override], error: Callable[[str], ConfigError]) -> None:
     """Two documents of one rank documenting one cell of ``claim`` differently: refused, naming both."""
-    own = [] if claim.method is not None else [
-        Override(claim.kip, claim.source, (claim.id,), "short", f.limited_by, f.clients, claim.section, f.quote,
-                 f.observe) for f in claim.fallback]
-    statements = [*own, *overrides]
+    statements = list(overrides)
     for i, first in enumerate(statements):
         for second in statements[i + 1:]:
             if first.document == second.document or first.case != second.case:
@@ -255,7 +237,7 @@ def documented(statements: Sequence[Override], case: str) -> dict[str, Any]:
         expect.update(statement.observe)
     return {"case": case, "section": statements[0].section,
             "quotes": list(dict.fromkeys(s.quote for s in statements)), "expect": expect,
-            "decided_by": statements[0].document, "precedence": statements[0].rank}
+            "decided_by": ", ".join(dict.fromkeys(s.document for s in statements)), "precedence": statements[0].rank}
 
 
-__all__ = ["PRECEDENCE", "Override", "Precedence", "attach", "deciding", "documented", "parse"]
+__all__ = ["Override", "Precedence", "attach", "deciding", "documented", "parse"]

@@ -425,8 +425,8 @@ def _pytest_until_done(python: Path | str, options: RunOptions, clients: Sequenc
         if not left:  # the last cell's close, say: every cell has its verdict
             return code, problems
         dead = [c for c in left if crashes.get(c.cell.id, 0) >= CRASHES_PER_CELL]
-        _infra(dead, run, options.out, f"the test process died during this cell {CRASHES_PER_CELL} times: "
-                                       f"{death} (see {log.name})", config)
+        said = f"the test process died during this cell {CRASHES_PER_CELL} times: {death} (see {log.name})"
+        _infra(dead, run, options.out, said, config, aborted=death if library_words(death) else None)
         if not running and not dead:
             return code, problems  # it died outside any cell: starting it again would die the same way
         if echo is not None:
@@ -449,17 +449,31 @@ def died_closing(record: Record, death: str, log: str) -> Record:
         differences=[*record.differences, {"key": "closed", "documented": "the client closes", "observed": death}])
 
 
-def _infra(cells: Sequence[PlannedCell], run: dict[str, Any], out: Path, reason: str, config: HarnessConfig) -> None:
-    """Cells whose client could not even be installed: infra_error records, so the rest still runs."""
+def library_words(death: str) -> bool:
+    """Whether a test process's death is told in a library's words (librdkafka's ``*** file:line: assert
+    ***``, kcompat's line for a close that never returned, the interpreter's ``Fatal Python error`` of a
+    native crash), rather than unknown: what a client library does to its process, every time, is what an
+    application using it meets."""
+    return death.startswith("***") or death.startswith("Fatal Python error")
+
+
+def _infra(cells: Sequence[PlannedCell], run: dict[str, Any], out: Path, reason: str, config: HarnessConfig,
+           aborted: str | None = None) -> None:
+    """Cells whose client could not even be installed, or whose test process died in them every time:
+    infra_error records, so the rest still runs; a death the client library itself told (``aborted``) is
+    the cell's observation instead, a deviation: no document says a call ends the process."""
+    judged: dict[str, Any] = {} if aborted is None else {
+        "outcome": "deviation", "observed": {"aborted": aborted},
+        "differences": [{"key": "aborted", "documented": "the call returns", "observed": aborted}]}
     for planned in cells:
         claim = planned.claim
         append_record(out / RECORDS_FILE, Record(
             run_id=run["run_id"], cell_id=planned.cell.id, kip=claim.kip, claim_id=claim.id, api=claim.api,
             broker_version=str(planned.version), broker_mode=planned.mode, provider=config.provider,
-            client_kind=planned.client.kind, client_version=planned.client.version or "", outcome="infra_error",
+            client_kind=planned.client.kind, client_version=planned.client.version or "",
             client=str(planned.client), broker_nodes=claim.cluster.nodes, security=claim.cluster.profile,
             required_versions={"min": claim.min_version, "max": claim.max_version}, reason=reason,
-            started_at=_now()))
+            started_at=_now(), **{"outcome": "infra_error", **judged}))
 
 
 def allure_cli() -> str | None:

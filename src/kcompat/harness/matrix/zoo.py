@@ -7,9 +7,11 @@ the fix (``fixed``); a report kcompat can't drive yet says why in
 ``not_reproduced``.  It answers "would kcompat have warned me?": a bug is
 reproduced when its buggy cell got a judged verdict other than ``pass`` and
 its fixed cell the verdict the fix gives (``pass`` unless ``fixed_verdict``
-says the fix is a clean refusal).  Loading checks every name as a run would
-(the claim book, the broker catalog, the client kinds, the planned cell), each
-problem one ``FILE:LINE: reason`` line.
+says the fix is a clean refusal), which the buggy cell's is not; an
+``infra_error`` or ``fail`` cell says nothing of the pair (inconclusive).
+Loading checks every name as a run would (the claim book, the broker catalog,
+the client kinds, the planned cell), each problem one ``FILE:LINE: reason``
+line.
 """
 
 from __future__ import annotations
@@ -23,17 +25,20 @@ from typing import Any
 from ..catalog import Catalog, load_catalog
 from ..clients.ref import ClientRef
 from ..errors import ConfigError, HarnessError
-from ..records import Cell, Record
+from ..records import Cell, Record, latest_by_cell
 from ..tomlfile import read_toml
 from .claims import ClaimBook, claims_dir, load_claim_book, scenarios_dir
-from .plan import MODE_CHOICES, Selection, plan
+from .plan import Selection, plan
 
 ZOO_FILE = "zoo.toml"
 TRACKERS = ("kafka-jira", "librdkafka", "confluent-kafka-python", "kafka-python", "kafkajs", "sarama", "franz-go",
             "kafka-go", "downstream")
 """Where a report was filed: Kafka's JIRA, a client library's GitHub tracker, or ``downstream`` (a project built
 on a client, reporting what the client did)."""
-VERDICTS = ("pass", "unsupported", "deviation", "fail")
+VERDICTS = ("pass", "unsupported", "deviation")
+"""What a fixed cell may be expected to get: a judged verdict, never an ``INCONCLUSIVE`` one."""
+INCONCLUSIVE = ("infra_error", "fail")
+"""Outcomes that say nothing of the pair: the harness, its machine or the probe's set-up broke."""
 _REQUIRED = {"id", "title", "link", "tracker", "operation", "symptom", "reported"}
 _OPTIONAL = {"claim", "buggy", "fixed", "fixed_in", "fixed_verdict", "not_reproduced", "nightly", "note"}
 _PAIR_KEYS = {"client", "broker", "mode"}
@@ -254,9 +259,7 @@ def selection(bugs: Sequence[Bug]) -> Selection:
         raise ConfigError("no entry of the zoo names a cell to run")
     catalog = load_catalog()
     defaults = all(catalog.release(c.broker_version).line.default_mode == c.broker_mode for c in cells)
-    modes = "default" if defaults else "all"
-    assert modes in MODE_CHOICES
-    return Selection(tuple(dict.fromkeys(c.broker_version for c in cells)), modes,
+    return Selection(tuple(dict.fromkeys(c.broker_version for c in cells)), "default" if defaults else "all",
                      tuple(dict.fromkeys(c.client for c in cells)), tuple(dict.fromkeys(c.kip for c in cells)))
 
 
@@ -266,12 +269,14 @@ class Judgement:
 
     bug: Bug
     state: str
-    """``reproduced``, ``not reproduced``, ``not in this run`` or ``not reproducible`` (the entry says why)."""
+    """``reproduced``, ``not reproduced``, ``inconclusive`` (a cell got ``infra_error`` or ``fail``), ``not in this
+    run`` or ``not reproducible`` (the entry says why)."""
     detail: str
 
     @property
     def failed(self) -> bool:
-        """An entry expected reproduced that the run's records contradict (a missing record is not one)."""
+        """An entry expected reproduced that the run's records contradict (a missing or inconclusive record is not
+        one)."""
         return self.state == "not reproduced"
 
 
@@ -280,22 +285,23 @@ def _seen(cell: Cell, record: Record | None) -> str:
 
 
 def judge(bug: Bug, latest: Mapping[str, Record]) -> Judgement:
-    """Reproduced: the buggy cell judged and not ``pass``, the fixed cell (if any) ``fixed_verdict``."""
+    """Reproduced: the buggy cell judged and not ``pass``, the fixed cell (if any) ``fixed_verdict`` and the buggy
+    cell's verdict another (the same verdict on both sides shows no fix)."""
     if bug.buggy is None:
         return Judgement(bug, "not reproducible", bug.not_reproduced or "")
     records = [(cell, latest.get(cell.id)) for cell in bug.cells]
     detail = "; ".join(_seen(cell, record) for cell, record in records)
     if any(record is None for _, record in records):
         return Judgement(bug, "not in this run", detail)
-    buggy = latest[bug.buggy.id]
-    fixed = latest[bug.fixed.id] if bug.fixed is not None else None
-    shown = buggy.outcome not in ("pass", "infra_error") and (fixed is None or fixed.outcome == bug.fixed_verdict)
+    if any(record.outcome in INCONCLUSIVE for _, record in records if record is not None):
+        return Judgement(bug, "inconclusive", detail)
+    buggy = latest[bug.buggy.id].outcome
+    fixed = latest[bug.fixed.id].outcome if bug.fixed is not None else None
+    shown = buggy != "pass" and (fixed is None or (fixed == bug.fixed_verdict and buggy != fixed))
     return Judgement(bug, "reproduced" if shown else "not reproduced", detail)
 
 
 def judge_all(bugs: Sequence[Bug], records: Iterable[Record]) -> list[Judgement]:
-    from ..records import latest_by_cell
-
     latest = latest_by_cell(records)
     return [judge(bug, latest) for bug in bugs]
 

@@ -136,7 +136,8 @@
     const quotes = (documented.quotes || []).map(function (q) { return el("blockquote", {}, [q]); });
     const javadoc = documented.javadoc;  // DOCS-admin: whose javadoc (release, path:line) the quote is
     const overridden = javadoc && documented.decided_by && documented.decided_by !== "DOCS-admin";
-    const whose = javadoc ? el("p", {"class": "src", id: "d-javadoc"}, [(overridden ? "the javadoc it decides before: " : "") +
+    const decided = decidedText(documented, cellId(c).split("/")[0]);
+    const whose = javadoc ? el("p", {"class": "src", id: "d-javadoc"}, [(overridden ? "in place of the javadoc's refusal: " : "") +
       "kafka-clients " + javadoc.release + ", " +
       javadoc.source + (javadoc.line ? ":" + javadoc.line : "") +
       (javadoc.has_method ? "" : " · this release has no " + (javadoc.statement === "method" ? "method " + javadoc.method
@@ -179,8 +180,7 @@
         c[16] ? " · changed since the previous run" : ""]),
       c[12] ? el("p", {id: "d-reason"}, [c[12]]) : null,
       el("h4", {}, [saysHeading(documented)]),
-      decidedText(documented, cellId(c).split("/")[0]) ?
-        el("p", {"class": "src", id: "d-decided"}, [decidedText(documented, cellId(c).split("/")[0])]) : null,
+      decided ? el("p", {"class": "src", id: "d-decided"}, [decided]) : null,
       quotes.length ? el("div", {id: "d-quotes"}, quotes) : el("p", {"class": "empty"}, ["no quote recorded"]),
       whose,
       el("h4", {}, ["Documented vs observed"]), compare(documented, observed, differences)
