@@ -49,6 +49,24 @@ def test_every_tox_line_measures_as_checked_in(release: str) -> None:
     assert measured["oldest"] == dict(checked_in()[f"confluent:{release}"].oldest)
 
 
+@pytest.mark.parametrize(("ref", "along"), [
+    ("confluent:2.0.2", {"DescribeGroups", "FindCoordinator"}),  # describe_consumer_groups, without KIP-430's option
+    ("kafkajs:2.2.4", {"OffsetCommit", "JoinGroup", "SyncGroup"}), ("sarama:1.61.1", {"DescribeCluster"}),
+])  # each a minute at most
+def test_every_api_a_client_sends_is_measured_at_both_ends(ref: str, along: set[str]) -> None:
+    """`kcompat clients limits REF --json`: the APIs a release sends for kcompat's calls, those no operation
+    names included (a consumer's group requests behind kafkajs's offset commit, sarama's DescribeCluster),
+    have their newest and their oldest, as checked in (an API at the stub's ceiling that the client did not
+    send when offered more is ``at_least``)."""
+    (line,) = _ok(kcompat("clients", "limits", ref, "--json", timeout=900)).splitlines()
+    measured = json.loads(line)
+    assert along <= set(measured["newest"]) and along <= set(measured["oldest"]), measured["newest"]
+    checked = checked_in()[ref]
+    assert (measured["newest"], measured["oldest"], set(measured.get("at_least", ()))) == (
+        dict(checked.newest), dict(checked.oldest), set(checked.at_least)), \
+        f"re-measured {ref} differs from src/kcompat/harness/clients/limits.jsonl"
+
+
 def test_refusals_are_one_line() -> None:
     for args, says in [(("java:3.7.0",), "the other kinds state their own limits"), (("confluent:2.x",), "is not a release"),
                        (("nosuch",), "unknown client kind")]:

@@ -25,6 +25,8 @@ from kcompat.harness.clients.limits import (
     stale_apis,
 )
 from kcompat.harness.operations import operations
+from kcompat.harness.protocol import api_name
+from kcompat.harness.recorder import Recording, advertised
 from kcompat.harness.clients.ref import ClientRef
 from kcompat.harness.matrix.limits import client_max_version, client_min_version
 
@@ -172,3 +174,65 @@ def test_another_adapter_program_makes_the_whole_measurement_stale() -> None:
     line = checked_in()["sarama:1.61.1"]
     assert stale_apis(line) is not None  # the table checked in is measured with the program there is
     assert stale_apis(ClientLimits(**{**line.__dict__, "program": "another"})) is None
+
+
+def test_at_least_reads_back_and_a_wrong_one_is_one_line() -> None:
+    limits = ClientLimits.from_json(_entry(newest={"Metadata": 12, "DescribeCluster": 1},
+                                           at_least=["DescribeCluster"]), "x")
+    assert limits.at_least == {"DescribeCluster"} and "at_least" not in ClientLimits.from_json(_entry(), "x").as_json()
+    assert ClientLimits.from_json(json.loads(json.dumps(limits.as_json())), "x") == limits
+    for bad in ("DescribeCluster", [1], ["DescribeCluster"]):  # the last: not among newest
+        with pytest.raises(ConfigError, match="^x: at_least is a list of API names in newest$"):
+            ClientLimits.from_json(_entry(at_least=bad), "x")
+
+
+def test_a_partial_measurement_keeps_at_least_where_it_keeps_the_version() -> None:
+    base = ClientLimits("sarama", "1.61.1", {"DescribeCluster": 1, "ApiVersions": 4, "Metadata": 11}, {}, "d",
+                        "stub", at_least=frozenset({"DescribeCluster", "ApiVersions"}))
+    again = ClientLimits("sarama", "1.61.1", {"DescribeCluster": 1, "ApiVersions": 4, "ElectLeaders": 2}, {}, "e",
+                         "stub", at_least=frozenset({"ElectLeaders"}))
+    assert merged(base, again, frozenset({"ElectLeaders", "ApiVersions"})).at_least == {"DescribeCluster",
+                                                                                         "ElectLeaders"}
+
+
+def _opened(how: str) -> set[str]:
+    """The APIs a measurement offered at any version, as its ``how`` names them (``_open_note``)."""
+    found = re.search(r"\(then ([^;)]*) open-ended", how)
+    return set(found.group(1).split(", ")) if found else set()
+
+
+def test_no_recorded_newest_is_the_stubs_ceiling_unless_at_least_or_measured_beyond_it() -> None:
+    """A client that sends kio's newest version of an API may send newer: each such API was offered at any
+    version in a pass of its own, and is either its newest then or marked ``at_least``; whatever the API (one
+    no operation names, sarama's DescribeCluster, included)."""
+    ceiling = {name: versions[-1] for key, versions in advertised().items() if (name := api_name(key))}
+    for ref, line in checked_in().items():
+        at_ceiling = {api for api, version in line.newest.items() if ceiling.get(api) == version}
+        assert at_ceiling - line.at_least <= _opened(line.how), (ref, sorted(at_ceiling - _opened(line.how)))
+        assert line.at_least <= at_ceiling & _opened(line.how), ref
+
+
+def test_an_api_no_operation_names_is_measured_through_the_calls_that_sent_it() -> None:
+    """sarama sends DescribeCluster for describe_cluster (a Metadata operation); kafkajs sends JoinGroup and
+    LeaveGroup for its offset commits (its remove_members_from_consumer_group, LeaveGroup's own, is not
+    implemented): the passes measuring them make those calls; an API its own operations send, those alone."""
+    recording = Recording()
+    stub = type("Stub", (), {"recording": recording})()
+    for key, version in ((18, 3), (3, 4)):  # ApiVersions, Metadata: as the client is made
+        recording.add(key, version)
+    callers = limits_module._Callers(stub)  # type: ignore[arg-type]
+    for key, version in ((3, 4), (60, 1)):  # Metadata, DescribeCluster
+        recording.add(key, version)
+    callers.done("Metadata")
+    for key, version in ((32, 0), (3, 4)):  # DescribeConfigs (another operation sends it too), Metadata
+        recording.add(key, version)
+    callers.done("AlterConfigs")
+    for key, version in ((11, 5), (13, 3), (8, 5), (32, 1)):  # JoinGroup, LeaveGroup, OffsetCommit, DescribeConfigs
+        recording.add(key, version)
+    callers.done("OffsetCommit")
+    recording.add(32, 1)
+    callers.done("DescribeConfigs")
+    assert callers.calls("DescribeCluster") == {"Metadata"} and callers.calls("JoinGroup") == {"OffsetCommit"}
+    assert callers.calls("LeaveGroup") == {"OffsetCommit"} and callers.calls("OffsetCommit") == {"OffsetCommit"}
+    assert callers.calls("DescribeConfigs") == {"DescribeConfigs"} and callers.calls("Metadata") == {"Metadata"}
+    assert callers.calls("ApiVersions") == frozenset()  # sent as the client is made: every pass makes it

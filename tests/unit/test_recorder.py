@@ -176,3 +176,31 @@ def test_close_ends_connections_a_client_keeps_open() -> None:
         raw.close()
     assert stub.recording.problems == []  # closing is not a problem
 
+
+
+@pytest.mark.parametrize("version", range(10))
+def test_the_stub_makes_a_joining_client_the_leader_and_gives_it_its_own_assignment(version: int) -> None:
+    """A blank JoinGroup answer leaves a client a member of nothing, so a consumer that commits only its
+    partitions (kafkajs's setOffsets) never sends OffsetCommit to the stub; the leader gets its members back."""
+    from kio.index import load_request_schema
+
+    from kcompat.harness.recorder.frames import item_type
+
+    join_schema = load_request_schema(11, version)
+    protocol = item_type(join_schema, "protocols")(name="range", metadata=b"\x00\x01")
+    sync_version = min(version, 5)
+    with StubBroker() as stub, WireConnection(stub.host, stub.port, timeout=5) as wire:
+        rebalance = {"rebalance_timeout": datetime.timedelta(seconds=10)} if version >= 1 else {}
+        joined = wire.send(build_request(11, version, group_id="g", session_timeout=datetime.timedelta(seconds=10),
+                                         **rebalance, member_id="",
+                                         protocol_type="consumer", protocols=(protocol,)))
+        assert joined.error_code == ErrorCode.none and joined.leader == joined.member_id != ""
+        assert [(m.member_id, m.metadata) for m in joined.members] == [(joined.member_id, b"\x00\x01")]
+        assert joined.protocol_name == "range"
+        sync_schema = load_request_schema(14, sync_version)
+        others = item_type(sync_schema, "assignments")
+        named = {"protocol_type": "consumer", "protocol_name": "range"} if sync_version >= 5 else {}
+        synced = wire.send(build_request(14, sync_version, group_id="g", generation_id=joined.generation_id,
+                                         member_id=joined.member_id, **named, assignments=(others(member_id="other", assignment=b"theirs"),
+                                                      others(member_id=joined.member_id, assignment=b"mine"))))
+        assert synced.error_code == ErrorCode.none and synced.assignment == b"mine"

@@ -15,6 +15,8 @@ from kcompat.harness.matrix.claims import BROKER_PLUGINS, BrokerPlugin, claims_d
 from kcompat.harness.matrix.observables import ABSENT, match
 from kcompat.harness.matrix.plan import ClusterSpecs, Selection, plan, plugin_sources
 from kcompat.harness.matrix.verdict import Limits, Verdict, judge, limited_by, observe_again, settle
+from kcompat.harness.matrix.limits import stale_measurement
+from kcompat.harness.clients.ref import ClientRef
 from kcompat.harness.versions import KafkaVersion
 from kcompat.harness.records import Cell, Record, RecordError, append_record, read_records
 
@@ -180,6 +182,24 @@ def test_a_client_within_the_brokers_range_keeps_the_claims_own_verdict(claim) -
     assert judge(claim, "wire", Limits(7, 7, 2), {"error": "NONE", "configs": 3, "num_partitions": 3}).outcome == "pass"
     below = judge(claim, "wire", Limits(7, 4, 2), {"error": "NONE"})  # v4: accepted by the broker, below the claim
     assert (below.outcome, below.limited_by, below.documented["case"]) == ("unsupported", "client", "below")
+
+
+def test_a_client_measured_at_least_at_the_stubs_ceiling_is_not_short_of_newer_versions(claim) -> None:  # type: ignore[no-untyped-def]
+    """A measurement that reached the stub's ceiling (kio's v4, say) only says the client sends at least v4:
+    a claim of v5+ is judged by what the client then sends, never as the client short of it."""
+    at_least = Limits(7, 4, 2, client_at_least=True)
+    assert limited_by(5, at_least) is None and limited_by(5, Limits(7, 4, 2)) == "client"
+    assert limited_by(5, Limits(4, 4, client_at_least=True)) == "broker"  # the broker still is
+    assert judge(claim, "sarama", at_least, {"error": "NONE", "configs": 3, "num_partitions": 3}).outcome == "pass"
+    sent_less = judge(claim, "sarama", at_least, {"error": "NONE"})
+    assert (sent_less.outcome, sent_less.limited_by) == ("deviation", None)
+    assert not Limits(7, 1, broker_min=2, client_at_least=True).refused and Limits(7, 1, broker_min=2).refused
+
+
+def test_a_version_sent_above_an_at_least_measurement_is_not_stale() -> None:
+    ref = ClientRef("sarama", "1.61.1")
+    assert stale_measurement(ref, "1.61.1", "DescribeCluster", 2, 1) is not None
+    assert stale_measurement(ref, "1.61.1", "DescribeCluster", 2, 1, at_least=True) is None
 
 
 def test_a_release_bound_makes_older_brokers_short_whatever_their_request_versions(

@@ -173,6 +173,9 @@ class ClientLimits:
     """Per API the calls measured it (``CreateTopics``): the digest of the operations that send it, as they were
     (``kcompat.harness.clients.limits.api_digests``); an API whose operations changed since, or that none sent
     then, is measured again, alone."""
+    at_least: frozenset[str] = frozenset()
+    """APIs whose ``newest`` is the stub's ceiling (kio's newest) and that the client did not send when offered
+    any version: it sends at least that, how much more is not known."""
 
     @property
     def ref(self) -> str:
@@ -182,7 +185,8 @@ class ClientLimits:
         return {"kind": self.kind, "release": self.release, "newest": dict(sorted(self.newest.items())),
                 "oldest": dict(sorted(self.oldest.items())), "measured_at": self.measured_at, "how": self.how,
                 "operations": sorted(self.operations), **({"program": self.program} if self.program else {}),
-                **({"apis": dict(sorted(self.apis.items()))} if self.apis else {})}
+                **({"apis": dict(sorted(self.apis.items()))} if self.apis else {}),
+                **({"at_least": sorted(self.at_least)} if self.at_least else {})}
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> ClientLimits:
@@ -207,8 +211,11 @@ class ClientLimits:
         apis = data.get("apis", {})
         if not isinstance(apis, dict) or not all(isinstance(v, str) for v in apis.values()):
             raise ConfigError(f"{where}: apis maps API names to the digest of the operations that send them")
+        at_least = data.get("at_least", [])
+        if not isinstance(at_least, list) or not all(isinstance(a, str) and a in maps["newest"] for a in at_least):
+            raise ConfigError(f"{where}: at_least is a list of API names in newest")
         return cls(str(text["kind"]), str(text["release"]), maps["newest"], maps["oldest"],
-                   data.get("measured_at"), str(text["how"]), tuple(operations), program, apis)
+                   data.get("measured_at"), str(text["how"]), tuple(operations), program, apis, frozenset(at_least))
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,13 @@ schemas; kafka-clients answers ``ApiKeys.latestVersion()`` in the sidecar;
 a library that can't be asked (librdkafka) is *measured*: the release, in a
 Python that has it, makes every admin call kcompat makes against a stub
 broker on loopback that advertises every version of every API kio knows,
-and the stub records each request's version.  Where a client reaches the
-stub's ceiling (kio knows Metadata up to v12, Kafka 4 has v13), a pass of
-its own advertises that API open-ended and records the first request of it,
-without answering.  The oldest: each API's calls again, the API offered at
+and the stub records each request's version, of every API it sends (those no
+operation names too: sarama's DescribeCluster, measured through the operations that
+sent it).  Where a client reaches the stub's ceiling (kio knows Metadata up to
+v12, Kafka 4 has v13), a pass of its own advertises that API open-ended and
+records the first request of it, without answering; one not sent then stays at
+the ceiling, marked ``at_least`` (a verdict does not take the client as short
+of newer versions).  The oldest: each API's calls again, the API offered at
 one version only, from kio's oldest up; the first version sent is the
 client's oldest (one that can't go that low refuses without a request).
 Each pass has a new client.  A measurement is cached per kind and release under the
@@ -33,7 +36,7 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from importlib import resources
 from pathlib import Path
 
@@ -59,10 +62,11 @@ TOPIC = "kcompat-limits"
 _API_NAMES = {key: name for key in api_key_map if (name := api_name(key)) is not None}
 
 
-def exercise(admin: AdminClient, apis: Collection[str] | None = None, stop: threading.Event | None = None) -> None:
+def exercise(admin: AdminClient, apis: Collection[str] | None = None, stop: threading.Event | None = None,
+             done: Callable[[str], None] | None = None) -> None:
     """Every declared admin operation (``kcompat.harness.operations``), or those whose request is one of
-    ``apis``, as its samples make it, until ``stop`` is set; results are not the point, and an operation the
-    client's kind does not implement is passed over."""
+    ``apis``, as its samples make it, until ``stop`` is set, telling ``done`` each one's API when its calls
+    are made; results are not the point, and an operation the client's kind does not implement is passed over."""
     for operation in operations().values():
         if apis is not None and operation.api not in apis:
             continue
@@ -73,6 +77,8 @@ def exercise(admin: AdminClient, apis: Collection[str] | None = None, stop: thre
                 perform(admin, operation, args)
             except NoImplementation:
                 break
+        if done is not None:
+            done(operation.api)
 
 
 @functools.cache
@@ -89,8 +95,8 @@ def api_digests() -> dict[str, str]:
 
 
 def call_apis() -> frozenset[str]:
-    """The APIs ``exercise``'s calls are made of: the ones the open-ended pass looks beyond the ceiling for
-    (a client's other requests, such as telemetry, are recorded as the first pass saw them)."""
+    """The APIs ``exercise``'s calls are made of (a client sends others along: sarama's DescribeCluster, the
+    JoinGroup of kafkajs's offset commits)."""
     return frozenset(operation.api for operation in operations().values())
 
 
@@ -102,8 +108,9 @@ def measure_here(ref: ClientRef, config: HarnessConfig, only: frozenset[str] | N
     measuring = call_apis() if only is None else call_apis() & only
     with StubBroker(apis) as stub:
         admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
+        callers = _Callers(stub)
         try:
-            exercise(admin, only)
+            exercise(admin, only, done=callers.done)
         finally:
             admin.close()
         sent = stub.recording.versions()
@@ -111,12 +118,13 @@ def measure_here(ref: ClientRef, config: HarnessConfig, only: frozenset[str] | N
     if problems:
         raise HarnessError(f"{ref} against the stub broker: {problems[0]}")
     newest = {name: versions[-1] for name, versions in sent.items()}
-    capped = {key for key, name in _API_NAMES.items()
-              if name in measuring and name in newest and newest[name] == apis[key][-1]}
-    beyond = _beyond_ceiling(ref, config, apis, capped) if capped else {}
+    ours = {name for name in newest if name in measuring or name not in call_apis()}  # the rest: not asked
+    capped = {key for key, name in _API_NAMES.items() if name in ours and newest[name] == apis[key][-1]}
+    beyond = _beyond_ceiling(ref, config, apis, capped, callers.calls) if capped else {}
     newest.update(beyond)
     oldest = _oldest(ref, config, apis, {name: v for name, v in newest.items()  # ApiVersions goes out before
-                                         if name in measuring and name != "ApiVersions"})  # the offer is known
+                                         if name in ours and name != "ApiVersions"},  # the offer is known
+                     callers.calls)
     version = admin.version
     under = getattr(admin, "librdkafka_version", None)
     client = f"{ref.kind} {version}" + (f" (librdkafka {under})" if under else "")
@@ -127,7 +135,28 @@ def measure_here(ref: ClientRef, config: HarnessConfig, only: frozenset[str] | N
     program = kind(ref.kind).program
     digests = {api: digest for api, digest in api_digests().items() if api in measuring}
     return ClientLimits(ref.kind, version, newest, oldest, datetime.datetime.now(datetime.UTC).date().isoformat(), how,
-                        tuple(sorted(operations())), program() if program is not None else None, digests)
+                        tuple(sorted(operations())), program() if program is not None else None, digests,
+                        frozenset(_API_NAMES[k] for k in capped) - frozenset(beyond))
+
+
+class _Callers:
+    """Which operations' calls sent each API (DescribeCluster: describe_cluster's, a Metadata operation's):
+    a pass measuring an API makes its own operations' calls, or, where those send none of it (kafkajs's
+    LeaveGroup goes out as its offset commit's consumer stops), the calls that did."""
+
+    def __init__(self, stub: StubBroker):
+        self._recording = stub.recording
+        self._mark = stub.recording.mark()  # what the client sent as it was made is no operation's
+        self._senders: dict[str, set[str]] = {}
+
+    def done(self, api: str) -> None:
+        for name in self._recording.names_since(self._mark):
+            self._senders.setdefault(name, set()).add(api)
+        self._mark = self._recording.mark()
+
+    def calls(self, name: str) -> frozenset[str]:
+        senders = self._senders.get(name, set())
+        return frozenset({name} if name in senders else senders)
 
 
 def _open_note(capped: set[int], beyond: Mapping[str, int]) -> str:
@@ -139,21 +168,21 @@ def _open_note(capped: set[int], beyond: Mapping[str, int]) -> str:
     return note + (f"; {', '.join(unseen)} not sent then: at least the version above)" if unseen else ")")
 
 
-def _beyond_ceiling(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], capped: set[int]) \
-        -> dict[str, int]:
+def _beyond_ceiling(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], capped: set[int],
+                    calls: Callable[[str], frozenset[str]]) -> dict[str, int]:
     """The version a client sends of each capped API when the stub offers any (an API it did not send in
     ``CEILING_WAIT`` is left out), one pass per API: a request kio can't decode is not answered, so a pass's
     call stays in flight, and one pass for all would see only the first API the calls reach."""
     found: dict[str, int] = {}
     for key in sorted(capped):
-        sent = _pass(ref, config, {**apis, key: OPEN_ENDED}, key, until_sent=True)
+        sent = _pass(ref, config, {**apis, key: OPEN_ENDED}, key, calls(_API_NAMES[key]), until_sent=True)
         if sent:
             found[_API_NAMES[key]] = sent[-1]
     return found
 
 
-def _oldest(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], newest: Mapping[str, int]) \
-        -> dict[str, int]:
+def _oldest(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], newest: Mapping[str, int],
+            calls: Callable[[str], frozenset[str]]) -> dict[str, int]:
     """The oldest version of each API in ``newest`` the client sends: that API's calls again while the stub
     offers the API at one version only (every other API as before), from kio's oldest up to the newest the
     client sent; the first version it sends is its oldest.  A client that can't go that low refuses the call
@@ -163,22 +192,23 @@ def _oldest(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], newes
     for name, top in sorted(newest.items()):
         key = keys[name]
         for version in (v for v in apis[key] if v <= top):
-            if version in _pass(ref, config, {**apis, key: range(version, version + 1)}, key, until_sent=False):
+            if version in _pass(ref, config, {**apis, key: range(version, version + 1)}, key, calls(name),
+                                until_sent=False):
                 found[name] = version
                 break
     return found
 
 
-def _pass(ref: ClientRef, config: HarnessConfig, offered: dict[int, range], key: int, until_sent: bool) \
-        -> tuple[int, ...]:
-    """One pass: a stub offering ``offered``, a new client making only the calls whose request is ``key``'s
-    API, in a thread; bounded by ``CEILING_WAIT`` until the API was sent (``until_sent``) or the calls are
+def _pass(ref: ClientRef, config: HarnessConfig, offered: dict[int, range], key: int, calls: frozenset[str],
+          until_sent: bool) -> tuple[int, ...]:
+    """One pass: a stub offering ``offered``, a new client making only the calls whose request is one of
+    ``calls``, in a thread; bounded by ``CEILING_WAIT`` until the API was sent (``until_sent``) or the calls are
     done.  The versions of that API the stub saw."""
     name = _API_NAMES[key]
     with StubBroker(offered) as stub:
         admin = client_for(ref, Endpoint(stub.bootstrap_servers), config)
         stop = threading.Event()
-        worker = threading.Thread(target=exercise, args=(admin, {name}, stop), daemon=True,
+        worker = threading.Thread(target=exercise, args=(admin, calls, stop), daemon=True,
                                   name=f"kcompat-limits-{name}")
         worker.start()
         if until_sent:
@@ -324,8 +354,12 @@ def merged(base: ClientLimits, again: ClientLimits, apis: frozenset[str]) -> Cli
         return {**kept, **{name: v for name, v in new.items() if name in apis or name not in old}}
 
     how = f"{base.how}; {', '.join(sorted(apis))} measured again on {again.measured_at}, alone"
+    def fresh(name: str) -> bool:  # its newest is the one measured again
+        return name in apis or name not in base.newest
+
+    at_least = {n for n in again.at_least if fresh(n)} | {n for n in base.at_least if not fresh(n)}
     return dataclasses.replace(again, newest=take(base.newest, again.newest), oldest=take(base.oldest, again.oldest),
-                               how=how, apis={**base.apis, **again.apis})
+                               how=how, apis={**base.apis, **again.apis}, at_least=frozenset(at_least))
 
 
 _KNOWN: dict[tuple[str, str], ClientLimits] = {}

@@ -41,7 +41,7 @@ from typing import Any
 from ..clients import install_client
 from ..clients.wire import WireClient
 from ..errors import HarnessError, NotOffered
-from .limits import (broker_max_version, broker_min_version, client_max_version, client_min_version,
+from .limits import (broker_max_version, broker_min_version, client_at_least, client_max_version, client_min_version,
                      stale_measurement)
 from ..providers import Cluster
 from ..records import RECORDS_FILE, RUN_FILE, Record, append_record
@@ -201,10 +201,11 @@ class _Run:
                                  via=recorder)
                 client_max = client_max_version(client, planned.client, claim.api, env.config)
                 client_min = client_min_version(client, planned.client, claim.api, env.config)
+                at_least = client_at_least(client, planned.client, claim.api, env.config)
             except HarnessError as exc:
                 raise ClientUnavailable(f"client {planned.client} unavailable: {exc}") from exc
             limits = Limits(broker_max_version(cluster.api_versions, claim.api), client_max,
-                            broker_min_version(cluster.api_versions, claim.api), planned.version, client_min)
+                            broker_min_version(cluster.api_versions, claim.api), planned.version, client_min, at_least)
             seen = self._observe(ProbeContext(planned, client, admin, cluster, env.topic, env.store(),
                                               reach=recorder.proxy_of, traffic=recorder.traffic),
                                  limits, recorder.traffic)
@@ -220,7 +221,8 @@ class _Run:
         verdict = settled.verdict
         reason = verdict.reason
         outcome = verdict.outcome
-        if (stale := stale_measurement(planned.client, client.version, claim.api, sent, limits.client_max)):
+        if (stale := stale_measurement(planned.client, client.version, claim.api, sent, limits.client_max,
+                                       limits.client_at_least)):
             outcome, reason = "fail", stale
             seen = seen[:1]  # the observations judged a cell this check has just unjudged
         last = context.results[-1] if context.results else None

@@ -35,6 +35,11 @@ def client_max_version(client: AdminClient, ref: ClientRef, api: str, config: Ha
     return limits_of(client, ref, config).newest.get(api)
 
 
+def client_at_least(client: AdminClient, ref: ClientRef, api: str, config: HarnessConfig) -> bool:
+    """Whether the client's newest is only known to be at least ``client_max_version`` (the stub's ceiling)."""
+    return ref.pin is None and api in limits_of(client, ref, config).at_least
+
+
 def client_min_version(client: AdminClient, ref: ClientRef, api: str, config: HarnessConfig) -> int | None:
     """The oldest request version the client can send, None where nobody knows (an API the measurement never saw
     sent, a measurement older than the oldest passes).  The wire
@@ -42,11 +47,13 @@ def client_min_version(client: AdminClient, ref: ClientRef, api: str, config: Ha
     return limits_of(client, ref, config).oldest.get(api)
 
 
-def stale_measurement(ref: ClientRef, release: str, api: str, sent: int | None, client_max: int | None) -> str | None:
-    """Why a measured client's limits are stale (it sent a version newer than its measurement), or None: a
-    cell judged by a stale measurement could be judged wrongly, so it is ``fail`` with this reason."""
+def stale_measurement(ref: ClientRef, release: str, api: str, sent: int | None, client_max: int | None,
+                      at_least: bool = False) -> str | None:
+    """Why a measured client's limits are stale (it sent a version newer than its measurement, not one
+    measured ``at_least``), or None: a cell judged by a stale measurement could be judged wrongly, so it is
+    ``fail`` with this reason."""
     declared = kind(ref.kind)
-    if not declared.measured or sent is None or client_max is None or sent <= client_max:
+    if not declared.measured or sent is None or client_max is None or sent <= client_max or at_least:
         return None
     return (f"{declared.library} {release} sent {api} v{sent}, newer than the v{client_max} measured for it: "
             f"the measurement is stale; measure again with `kcompat clients limits {ref.kind}:{release}`")

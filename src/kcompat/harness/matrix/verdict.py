@@ -84,12 +84,15 @@ class Limits:
     """The broker's release, for claims bounded by release; None: not known (no release bound applies)."""
     client_min: int | None = None
     """The oldest version the client still sends (kafka-clients 4.x dropped many); None: not known."""
+    client_at_least: bool = False
+    """``client_max`` is the stub broker's ceiling, a lower bound (``ClientLimits.at_least``): the client may
+    send newer, and what it sends is judged."""
 
     @property
     def usable(self) -> int | None:
         if self.broker_max is None or self.client_max is None:
             return None
-        return min(self.broker_max, self.client_max)
+        return self.broker_max if self.client_at_least else min(self.broker_max, self.client_max)
 
     @property
     def refused(self) -> bool:
@@ -115,7 +118,7 @@ def limited_by(min_version: int, limits: Limits, since: KafkaVersion | None = No
         return "broker" if limits.refused else "client"
     broker_short = (limits.broker_max is None or limits.broker_max < min_version
                     or (since is not None and limits.broker_version is not None and limits.broker_version < since))
-    client_short = limits.client_max is None or limits.client_max < min_version
+    client_short = limits.client_max is None or (limits.client_max < min_version and not limits.client_at_least)
     if broker_short and client_short:
         return "both"
     if broker_short:

@@ -7,7 +7,8 @@ controller; it answers Metadata with the topics asked for (one partition
 each, led by itself), and the admin calls kcompat makes (CreateTopics,
 CreatePartitions, DescribeConfigs, CreateAcls, DeleteTopics, AlterConfigs,
 DeleteRecords, ListOffsets...) with success for each resource (a blank
-answer leaves a client waiting for its resources); any other API of a
+answer leaves a client waiting for its resources), and makes a client joining
+a group its one member and leader; any other API of a
 version kio knows gets its blank response.  A request of a version kio can't decode is recorded, then the
 connection is closed (ApiVersions gets Kafka's UNSUPPORTED_VERSION answer).
 
@@ -81,6 +82,16 @@ class Recording:
     def problems(self) -> list[str]:
         with self._lock:
             return list(self._problems)
+
+    def mark(self) -> int:
+        """A position in the requests seen, for ``names_since``."""
+        with self._lock:
+            return len(self._sent)
+
+    def names_since(self, mark: int) -> set[str]:
+        """The APIs sent after ``mark`` (an unknown key by its number)."""
+        with self._lock:
+            return {api_name(key) or str(key) for key, _ in self._sent[mark:]}
 
     def versions(self) -> dict[str, tuple[int, ...]]:
         """API name -> the distinct versions sent, lowest first (an unknown key by its number)."""
@@ -187,6 +198,26 @@ def _offset_fetch(request: Any, schema: type[Any], stub: StubBroker) -> Any:
     return blank(schema, groups=tuple(blank(item_type(schema, "groups"), group_id=g.group_id) for g in request.groups))
 
 
+def _join_group(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    """The client joins as the group's one member and its leader, with its first protocol: a blank answer
+    leaves it a member of nothing, so it never commits (kafkajs's ``setOffsets`` commits only the partitions
+    assigned to it)."""
+    member = request.member_id or f"{CLUSTER_ID}-member"
+    protocol = request.protocols[0] if request.protocols else None
+    members = () if protocol is None else (blank(item_type(schema, "members"), member_id=member,
+                                                 metadata=protocol.metadata),)
+    return blank(schema, generation_id=1, protocol_type=request.protocol_type,
+                 protocol_name=protocol.name if protocol is not None else "", leader=member, member_id=member,
+                 members=members)
+
+
+def _sync_group(request: Any, schema: type[Any], stub: StubBroker) -> Any:
+    """The assignment the leader (the client, ``_join_group``) made for itself."""
+    mine = next((a.assignment for a in request.assignments if a.member_id == request.member_id), b"")
+    return blank(schema, protocol_type=getattr(request, "protocol_type", None),
+                 protocol_name=getattr(request, "protocol_name", None), assignment=mine)
+
+
 ANSWERS: dict[str, Answer] = {
     "ApiVersions": _api_versions, "Metadata": _metadata, "CreateTopics": _create_topics,
     "CreatePartitions": _create_partitions, "DescribeConfigs": _describe_configs, "CreateAcls": _create_acls,
@@ -196,6 +227,7 @@ ANSWERS: dict[str, Answer] = {
     "FindCoordinator": _find_coordinator, "DeleteGroups": _delete_groups, "DescribeGroups": _describe_groups,
     "ConsumerGroupDescribe": _consumer_group_describe, "OffsetFetch": _offset_fetch,
     "OffsetCommit": lambda request, schema, stub: _by_partition(request, schema),
+    "JoinGroup": _join_group, "SyncGroup": _sync_group,
 }
 """What a client needs more than a blank answer for, by API name; every other API gets ``blank``."""
 
