@@ -40,6 +40,27 @@ def test_the_broker_nouns(tmp_path: Path) -> None:
     assert drift.stdout.strip(), "check-catalog says nothing"
 
 
+def test_check_catalog_derive_prints_an_entry_for_each_release_the_catalog_lacks(tmp_path: Path) -> None:
+    """``check-catalog --derive`` asks Maven Central: stdout is catalog.toml entries only (none when the
+    catalog is current), each for a release the catalog can't name; what drifted goes to stderr."""
+    import tomllib
+
+    from kcompat.harness import UnknownVersionError, load_catalog
+
+    done = kcompat("--cache-dir", str(tmp_path), "brokers", "check-catalog", "--derive", timeout=600)
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+    lines = tomllib.loads(done.stdout).get("line", [])
+    assert set(tomllib.loads(done.stdout)) <= {"line"}
+    for line in lines:
+        with pytest.raises(UnknownVersionError):
+            load_catalog().release(line["newest"])
+        assert line["modes"] and line["java"] and line["scala"] and line["newest"] in done.stderr + done.stdout
+    if done.returncode == 0:
+        assert not lines and "catalog is current" in done.stderr
+    else:
+        assert done.stderr.strip(), "drift, and nothing says which"
+
+
 def _until_ctrl_c(args: list[str], ready: str, timeout: float = 300) -> tuple[int, str, int]:
     """Start ``kcompat ARGS``, wait for ``ready`` in its output, press Ctrl-C; (exit code, output, its pid)."""
     process = subprocess.Popen([KCOMPAT, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

@@ -166,6 +166,20 @@ def test_bad_input_is_one_line_before_anything_boots(tmp_path: Path) -> None:
     assert done.returncode == 2 and "exists and is not empty" in done.stderr
 
 
+def test_a_release_maven_central_lacks_keeps_the_catalogs_one_line_error(tmp_path: Path) -> None:
+    """A release the catalog lacks is looked up on Maven Central (to run it with an entry derived from its
+    jars); one Maven Central does not publish, or any offline, is the catalog's own one-line error."""
+    for args, message in [(["--brokers", "4.4.99"], "Kafka 4.4.99 is newer than the catalog's newest 4.4 release"),
+                          (["--brokers", "99.1.0"], "Kafka 99.1.0 is not in the catalog; known lines: 0.10.2"),
+                          (["--offline", "run", "--brokers", "4.5.0"], "Kafka 4.5.0 is not in the catalog")]:
+        command = args if args[0] == "--offline" else ["run", *args]
+        for extra in (["--plan"], ["--out", str(tmp_path / "x")]):
+            done = kcompat("--cache-dir", str(tmp_path / "cache"), *command, *extra, timeout=120)
+            assert done.returncode == 2 and message in done.stderr, (done.returncode, done.stderr)
+            assert len(done.stderr.strip().splitlines()) == 1 and "derived" not in done.stderr
+            assert not (tmp_path / "x").exists() and not (tmp_path / "cache" / "central" / "releases").exists()
+
+
 def test_a_new_document_in_a_book_runs_without_a_module_of_its_own(tmp_path: Path) -> None:
     """A ``--claims`` book's document that no scenario module names gets its cells, judged like any other:
     here KIP-525's claims filed as a new document, KIP-9525 (its text found among the installed sources), judged

@@ -47,7 +47,9 @@ RUN_BY: dict[str, tuple[str, ...]] = {
     "brokers fetch": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),
     "brokers probe": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),
     "brokers reap": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),
-    "brokers check-catalog": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",),
+    "brokers check-catalog": ("tests/integration/test_documented_commands.py::test_the_broker_nouns",
+                              "tests/integration/test_documented_commands.py::"
+                              "test_check_catalog_derive_prints_an_entry_for_each_release_the_catalog_lacks"),
     "brokers up": ("tests/integration/test_documented_commands.py::test_brokers_up_until_ctrl_c",),
     "clients check": ("tests/integration/test_documented_commands.py::"
                       "test_clients_check_reads_every_answer_against_the_contract",),

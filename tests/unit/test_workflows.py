@@ -149,3 +149,27 @@ def test_nested_runs_with_workers_never_share_the_cores_with_the_suites_workers(
         assert not re.search(r'"-n", "[1-9]', source), f"{path.name}: take -n from run_workers()"
         if "scripts/main.sh" in source:
             assert "pytest.mark.own_workers" in source, f"{path.name} runs scripts/main.sh (-n 2) but is not marked"
+
+
+def test_nightly_runs_a_release_the_catalog_lacks_and_proposes_its_entry() -> None:
+    """The new-release job derives the entries of releases the catalog lacks, runs them that night with those
+    entries, and opens a pull request adding them; the run and the pull request only when something is new,
+    and a failing run still proposes the entry (saying how the run went)."""
+    job = _load("matrix-nightly.yml")["jobs"]["new-release"]
+    steps = {step.get("id"): step for step in job["steps"] if step.get("id")}
+    derive, run = steps["derive"], steps["run"]
+    assert ".venv/bin/kcompat brokers check-catalog --derive > derived.toml" in derive["run"]
+    assert 'test "$status" -le 1' in derive["run"]  # drift is this job's input; any other failure stops it
+    assert "scripts/catalog_entries.py derived.toml" in derive["run"] and "$GITHUB_OUTPUT" in derive["run"]
+    new = "steps.derive.outputs.releases != ''"
+    assert new in run["if"] and run["env"]["RELEASES"] == "${{ steps.derive.outputs.releases }}"
+    assert run["run"] == '.venv/bin/kcompat run --brokers "$RELEASES" --out run-new-release'
+    (upload,) = _uses(job, "actions/upload-artifact")
+    assert upload["with"]["path"] == "run-new-release" and upload["if"] == f"${{{{ always() && {new} }}}}"
+    (pr,) = [step for step in job["steps"] if "gh pr create" in step.get("run", "")]
+    assert pr["if"] == f"${{{{ always() && {new} }}}}" and pr["env"]["GH_TOKEN"] == "${{ github.token }}"
+    assert pr["env"]["RUN"] == "${{ steps.run.outcome }}" and pr["shell"] == "bash"
+    assert "git ls-remote --exit-code --heads origin" in pr["run"]  # a release already proposed: no second PR
+    assert job["permissions"] == {"contents": "write", "pull-requests": "write"}
+    names = [step.get("id") or step.get("name") for step in job["steps"]]
+    assert names.index("derive") < names.index("run") < names.index(pr["name"])

@@ -11,6 +11,7 @@ import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any, Literal, cast
 
 from .errors import UnknownVersionError
@@ -129,9 +130,53 @@ def _line_from_toml(raw: dict[str, Any]) -> BrokerLine:
     )
 
 
+DERIVED_FILE = "derived-lines.toml"
+"""In a run directory: the entries derived from the jars of releases the catalog lacks that the run uses
+(``derive.py``), which each of its test processes reads (``read_lines``, ``use_lines``)."""
+_derived: dict[KafkaVersion, BrokerLine] = {}
+
+
 @functools.cache
 def load_catalog() -> Catalog:
+    """catalog.toml, with the lines this process uses beside it (``use_lines``) in place of their own."""
     text = resources.files("kcompat.harness").joinpath("catalog.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     clients = [JavaClientRelease(KafkaVersion.parse(raw["version"]), raw["reason"]) for raw in data.get("java_client", ())]
-    return Catalog([_line_from_toml(raw) for raw in data["line"]], clients)
+    lines = {entry.line: entry for entry in map(_line_from_toml, data["line"])}
+    return Catalog(list({**lines, **_derived}.values()), clients)
+
+
+def use_lines(lines: list[BrokerLine]) -> None:
+    """Run with ``lines`` (derived entries) in this process, beside the catalog's or in place of their line's."""
+    _derived.update((line.line, line) for line in lines)
+    load_catalog.cache_clear()
+
+
+def used_lines() -> list[BrokerLine]:
+    """The derived entries this process runs with (``use_lines``)."""
+    return list(_derived.values())
+
+
+def read_lines(path: Path) -> list[BrokerLine]:
+    """The ``[[line]]`` entries of a TOML file (``DERIVED_FILE``); none when there is no such file."""
+    try:
+        with path.open("rb") as file:
+            return [_line_from_toml(raw) for raw in tomllib.load(file).get("line", ())]
+    except FileNotFoundError:
+        return []
+
+
+def line_toml(line: BrokerLine) -> str:
+    """One ``[[line]]`` entry as catalog.toml writes it."""
+    def strings(items: list[str]) -> str:
+        return "[" + ", ".join(f'"{item}"' for item in items) + "]"
+
+    rows = [f'line = "{line.line.line}"', f'newest = "{line.newest}"', f'scala = "{line.scala}"',
+            f"modes = {strings(list(line.modes))}", f"java = [{', '.join(map(str, line.java))}]"]
+    if line.exclude:
+        rows.append("exclude = [" + ", ".join(f'{{ artifact = "{e.group}:{e.artifact}", reason = "{e.reason}" }}'
+                                              for e in line.exclude) + "]")
+    if line.add:
+        rows.append("add = [" + ", ".join(f'{{ artifact = "{a.coordinate}", reason = "{a.reason}" }}'
+                                          for a in line.add) + "]")
+    return "[[line]]\n" + "".join(row + "\n" for row in rows)

@@ -71,6 +71,39 @@ def catalog_drift(catalog: Catalog, fetch: Callable[[str], str] = fetch_metadata
     return drift
 
 
+def new_releases(catalog: Catalog, fetch: Callable[[str], str] = fetch_metadata) -> list[KafkaVersion]:
+    """The newest release of each line that Maven Central has and the catalog lacks: a newer patch of a line,
+    or a line past the catalog's newest."""
+    published = {v for scala in sorted({line.scala for line in catalog}) for v in parse_metadata(fetch(scala))}
+    newest: dict[str, KafkaVersion] = {}
+    for version in sorted(published):
+        newest[version.line] = version
+    known = {line.line.line: line.newest for line in catalog}
+    past = catalog.lines[-1].line
+    return [v for line, v in sorted(newest.items(), key=lambda item: item[1])
+            if (line in known and v > known[line]) or (line not in known and v > past)]
+
+
+def published_scala(version: KafkaVersion, catalog: Catalog,
+                    fetch: Callable[[str], str] = fetch_metadata) -> str | None:
+    """The Scala suffix of the broker jar Maven Central publishes ``version`` under (the newest of the
+    catalog's suffixes that has it), or None when no suffix has it."""
+    for scala in sorted({line.scala for line in catalog}, key=KafkaVersion.parse, reverse=True):
+        if version in parse_metadata(fetch(scala)):
+            return scala
+    return None
+
+
+def download_file(url: str, path: Path) -> None:
+    """The file at ``url`` written to ``path``."""
+    try:
+        with urllib.request.urlopen(url, timeout=120) as response, path.open("wb") as out:
+            while chunk := response.read(1 << 20):
+                out.write(chunk)
+    except OSError as exc:
+        raise ArtifactError(f"can't read {url}: {exc}") from exc
+
+
 def _clients_metadata_path(config: HarnessConfig) -> Path:
     return config.cache_dir / "central" / "kafka-clients-maven-metadata.xml"
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from ..artifacts import ArtifactStore
@@ -231,17 +232,41 @@ def survey(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -> None
 
 
 @brokers.command("check-catalog")
-def check_catalog() -> None:
+@click.option("--derive", is_flag=True,
+              help="Print, as catalog.toml entries, each new release's entry derived from its jars (stdout; "
+                   "the drift goes to stderr).")
+@click.pass_context
+def check_catalog(ctx: click.Context, derive: bool) -> None:
     """Compare the catalog's newest releases with Maven Central; exit 1 on drift."""
     from ..central import catalog_drift
 
     catalog = load_catalog()
+    say = note if derive else click.echo  # with --derive, stdout is catalog.toml entries alone
     drift = catalog_drift(catalog)
     for line in drift:
-        click.echo(line)
+        say(line)
+    if derive:
+        _print_derived(ctx)
     if drift:
         sys.exit(1)
-    click.echo(f"catalog is current: {len(catalog.lines)} lines, newest {catalog.newest()}")
+    say(f"catalog is current: {len(catalog.lines)} lines, newest {catalog.newest()}")
+
+
+def _print_derived(ctx: click.Context) -> None:
+    """Each new release's catalog entry, derived from its jars on Maven Central (kept in the cache)."""
+    from ..catalog import line_toml
+    from ..central import new_releases
+    from ..derive import derived_for
+
+    catalog = load_catalog()
+    for version in new_releases(catalog):
+        try:
+            lines = derived_for([str(version)], catalog, harness_config(ctx))
+        except HarnessError as exc:  # a jar that can't be read, or has no version: the other releases still go on
+            note(escape(f"kcompat: {version}: no entry derived: {exc}"))
+            continue
+        for line in lines:
+            click.echo(line_toml(line))
 
 
 @brokers.command("reap")

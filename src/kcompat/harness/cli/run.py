@@ -100,6 +100,7 @@ def run_command(ctx: click.Context, brokers_: str | None, clients: str | None, k
         options = RunOptions(out.absolute(), Selection.of(brokers_, mode, clients, kips), workers, resume, extra,
                              settings_args(config), allure=allure, claims=claims)
         prepared = prepare(options, config)
+    _say_derived()
     options = prepared[0]
 
     def work() -> int:
@@ -136,12 +137,22 @@ def _plan(brokers_: str | None, mode: str, clients: str | None, kips: tuple[str,
     book = load_claim_book(directory)
     cells = checked_cells(Selection.of(brokers_, mode, clients, kips), book,
                           harness_config(click.get_current_context()), expressions)
+    _say_derived()
     for cell in cells:
         click.echo(cell.cell.id)
     documents = [kip for kip in book.kips if any(c.claim.kip == kip for c in cells)]
     click.echo(f"{len(cells)} cells: {len({c.claim.id for c in cells})} claims of {', '.join(documents)} "
                f"({directory}) on {len({(c.version, c.mode) for c in cells})} broker(s), "
                f"{len({c.cluster_key for c in cells})} cluster(s) to boot; nothing booted")
+
+
+def _say_derived() -> None:
+    """One line for each release the run takes with an entry derived from its jars, not the catalog's."""
+    from ..catalog import used_lines
+    from ..derive import used_note
+
+    for line in used_lines():
+        note(used_note(line))
 
 
 @contextlib.contextmanager

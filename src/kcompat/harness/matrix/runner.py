@@ -30,12 +30,13 @@ from typing import Any
 
 import psutil
 
-from ..catalog import load_catalog
+from ..catalog import DERIVED_FILE, line_toml, load_catalog, use_lines, used_lines
 from ..clients import install_client
 from ..clients.kinds import RunReleases, kind, kind_names
 from ..clients.ref import ClientRef
 from ..clients.venv import host_env
 from ..config import HarnessConfig
+from ..derive import derived_for
 from ..errors import ConfigError, HarnessError
 from ..progress import step
 from ..records import ACCEPTED, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
@@ -172,6 +173,8 @@ def prepare(options: RunOptions, config: HarnessConfig) -> Prepared:
             options.out.mkdir(parents=True, exist_ok=True)
             (options.out / "coverage.json").write_text(json.dumps(coverage, indent=1) + "\n")
         (options.out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
+        if used_lines():  # the run's test processes read them from here
+            (options.out / DERIVED_FILE).write_text("".join(line_toml(line) for line in used_lines()))
     except OSError as exc:
         raise ConfigError(f"--out {options.out}: can't write a run directory there "
                           f"({exc.strerror or exc}: {exc.filename or options.out})") from None
@@ -182,7 +185,9 @@ def checked_cells(selection: Selection, book: ClaimBook, config: HarnessConfig,
                   pytest_args: Sequence[str] = ()) -> list[PlannedCell]:
     """The cells a run of ``selection`` (and its ``-m``/``-k``) runs, every name in it checked, each problem one
     line before anything boots.  ``kcompat run`` and ``run --plan`` both come here, so a plan accepts exactly
-    what a run accepts."""
+    what a run accepts.  A release the catalog lacks and Maven Central publishes runs with the entry derived
+    from its jars (``derive.py``)."""
+    use_lines(derived_for(selection.brokers, load_catalog(), config))
     cells = plan(selection, book, load_catalog())
     for name in kind_names():
         check = kind(name).check_release  # an unpublished release (Maven Central, PyPI): one line naming the nearest
