@@ -7,6 +7,8 @@ import datetime
 import io
 import socket
 import struct
+import uuid
+from typing import Any
 
 import pytest
 from kio.index import load_response_schema
@@ -16,7 +18,10 @@ from kio.serial import entity_reader, entity_writer
 
 from kcompat.harness import WireError
 from kcompat.harness.protocol import API_VERSIONS, METADATA, MAX_FRAME, WireConnection, build_request, metadata_request
+from kcompat.harness.catalog import load_catalog
+from kcompat.harness.codec import Codec, CodecError
 from kcompat.harness.recorder import Recording, StubBroker, advertised
+from kcompat.harness.recorder.spoken import catalog_codec
 from kcompat.harness.recorder.frames import (
     blank,
     decode_request,
@@ -116,9 +121,98 @@ def test_api_versions_of_an_unknown_version_answers_as_kafka_does() -> None:
     assert correlation == 9 and body.error_code == ErrorCode.unsupported_version  # type: ignore[attr-defined]
 
 
-def test_the_stub_advertises_every_version_kio_knows() -> None:
-    apis = advertised()
-    assert apis[CREATE_TOPICS] == range(0, 8) and apis[METADATA][-1] >= 12 and len(apis) == len(api_key_map)
+def test_the_stub_advertises_every_version_kio_or_the_codec_knows() -> None:
+    apis, codec = advertised(), catalog_codec()
+    assert apis[CREATE_TOPICS] == range(0, 8) and set(api_key_map) | set(codec.apis().values()) == set(apis)
+    assert all(apis[key][-1] == codec.versions(key)[-1] for key in codec.apis().values())
+    assert apis[METADATA][-1] >= 13 and apis[89][-1] >= 0  # beyond kio: Metadata v13, StreamsGroupDescribe
+
+
+def test_the_catalog_codec_leaves_out_unstable_versions_and_old_names() -> None:
+    codec = catalog_codec()
+    assert "ListOffset" not in codec.apis() and codec.versions("ListOffsets")[0] == 0  # renamed, same key
+    newest = Codec.for_release(str(list(load_catalog())[-1].newest))
+    for api in newest.apis():
+        assert not newest.unstable(api) & set(codec.versions(api)) - set(_stable_elsewhere(api))
+
+
+def _stable_elsewhere(api: str) -> list[int]:
+    """Versions of ``api`` some catalog release before the newest ships stable."""
+    found: set[int] = set()
+    for line in list(load_catalog())[:-1]:
+        try:
+            release = Codec.for_release(str(line.newest))
+        except CodecError:
+            continue
+        if api in release.apis():
+            found |= set(release.versions(api)) - release.unstable(api)
+    return sorted(found)
+
+
+def _codec_exchange(api: str, version: int, body: dict[str, object]) -> tuple[dict[str, Any], StubBroker]:
+    """A request only the codec reads, answered by the stub (no socket); the answer read back by the codec."""
+    codec = catalog_codec()
+    assert not known(codec.apis()[api], version)
+    frame = codec.encode_request(api, version, {"CorrelationId": 11, "ClientId": "test"}, body)
+    stub = StubBroker()
+    try:
+        reply = stub.answer(frame[4:])  # the stub is handed frames without their size
+    finally:
+        stub.close()
+    assert reply is not None, stub.recording.problems
+    header, response = codec.decode_response(api, version, reply)
+    assert header["CorrelationId"] == 11 and stub.recording.problems == []
+    return response, stub
+
+
+@pytest.mark.parametrize(("api", "version", "body"), [
+    ("DescribeCluster", 2, {"IncludeFencedBrokers": True}),
+    ("ShareGroupDescribe", 1, {"GroupIds": ["g"]}),
+    ("StreamsGroupDescribe", 0, {"GroupIds": ["g"]}),
+    ("DescribeShareGroupOffsets", 0, {"Groups": [{"GroupId": "g"}]}),
+])
+def test_the_stub_answers_a_version_only_the_codec_reads_with_a_blank_answer(api: str, version: int,
+                                                                            body: dict[str, object]) -> None:
+    response, stub = _codec_exchange(api, version, body)
+    assert response.get("ErrorCode", 0) == 0 and stub.recording.versions() == {api: (version,)}
+
+
+def test_a_codec_answer_has_the_content_kios_answer_has() -> None:
+    """Metadata v13 names the stub and the topics asked for; ConsumerGroupDescribe v1 its error per group."""
+    metadata, stub = _codec_exchange("Metadata", 13, {"Topics": [{"Name": "t", "TopicId": uuid.UUID(int=0)}]})
+    assert [(b["NodeId"], b["Port"]) for b in metadata["Brokers"]] == [(1, stub.port)]
+    assert [t["Name"] for t in metadata["Topics"]] == ["t"] and metadata["ControllerId"] == 1
+    assert metadata["Topics"][0]["Partitions"][0]["IsrNodes"] == [1]
+    groups, _ = _codec_exchange("ConsumerGroupDescribe", 1, {"GroupIds": ["g"]})
+    assert [(g["GroupId"], g["ErrorCode"]) for g in groups["Groups"]] == [("g", ErrorCode.group_id_not_found.value)]
+
+
+def test_a_codec_answer_names_a_topic_as_the_request_did() -> None:
+    """OffsetCommit v10 names topics by id alone: the answer names each by its id."""
+    topic_id = uuid.uuid4()
+    committed, _ = _codec_exchange("OffsetCommit", 10, {"GroupId": "g", "Topics": [
+        {"TopicId": topic_id, "Partitions": [{"PartitionIndex": 3, "CommittedOffset": 5}]}]})
+    assert [(t["TopicId"], [p["PartitionIndex"] for p in t["Partitions"]]) for t in committed["Topics"]] == \
+        [(topic_id, [3])]
+
+
+def test_bytes_after_a_codec_read_request_are_ignored_as_a_broker_ignores_them() -> None:
+    """librdkafka 2.12-2.16 send Metadata v13 with 3 bytes after the body; kio's path reads past them too."""
+    frame = bytes.fromhex("0003000d00000003000772646b61666b610000000000010000")
+    stub = StubBroker()
+    try:
+        reply = stub.answer(frame)
+    finally:
+        stub.close()
+    assert reply is not None and stub.recording.problems == []
+    assert catalog_codec().decode_response("Metadata", 13, reply)[0]["CorrelationId"] == 3
+
+
+def test_the_stub_answers_api_versions_beyond_kio_with_the_codecs_ceiling() -> None:
+    newest = catalog_codec().versions("ApiVersions")[-1]
+    answer, _ = _codec_exchange("ApiVersions", newest, {"ClientSoftwareName": "t", "ClientSoftwareVersion": "1"})
+    offered = {k["ApiKey"]: k["MaxVersion"] for k in answer["ApiKeys"]}
+    assert offered == {key: versions[-1] for key, versions in advertised().items()}
 
 
 def test_recording_names_apis_and_waits_bounded() -> None:
@@ -138,7 +232,8 @@ def test_an_unknown_version_is_recorded_and_the_connection_closed() -> None:
         reply = stub.answer(struct.pack(">hhi", API_VERSIONS, 99, 2))
         assert reply is not None and _response(reply, API_VERSIONS, 0)[0] == 2
         assert stub.recording.versions() == {"ApiVersions": (99,), "Metadata": (99,)}
-        assert stub.recording.problems == ["Metadata v99: no schema for it in kio; connection closed"]
+        assert stub.recording.problems == ["Metadata v99: no schema for it in kio or Kafka's definitions; "
+                                           "connection closed"]
     finally:
         stub.close()
 

@@ -174,7 +174,7 @@ class ClientLimits:
     (``kcompat.harness.clients.limits.api_digests``); an API whose operations changed since, or that none sent
     then, is measured again, alone."""
     at_least: frozenset[str] = frozenset()
-    """APIs whose ``newest`` is the stub's ceiling (kio's newest) and that the client did not send when offered
+    """APIs whose ``newest`` is the stub's ceiling (the codec's newest) and that the client did not send when offered
     any version: it sends at least that, how much more is not known."""
 
     @property

@@ -5,15 +5,16 @@ Each kind says it the way it can (its ``ClientKind.limits``): the wire client's 
 schemas; kafka-clients answers ``ApiKeys.latestVersion()`` in the sidecar;
 a library that can't be asked (librdkafka) is *measured*: the release, in a
 Python that has it, makes every admin call kcompat makes against a stub
-broker on loopback that advertises every version of every API kio knows,
+broker on loopback that advertises every version of every API kio or Kafka's
+own definitions (the codec, merged over the catalog's releases) know,
 and the stub records each request's version, of every API it sends (those no
 operation names too: sarama's DescribeCluster, measured through the operations that
-sent it).  Where a client reaches the stub's ceiling (kio knows Metadata up to
-v12, Kafka 4 has v13), a pass of its own advertises that API open-ended and
+sent it).  Where a client reaches the stub's ceiling (the newest
+stable version the catalog's definitions give), a pass of its own advertises that API open-ended and
 records the first request of it, without answering; one not sent then stays at
 the ceiling, marked ``at_least`` (a verdict does not take the client as short
 of newer versions).  The oldest: each API's calls again, the API offered at
-one version only, from kio's oldest up; the first version sent is the
+one version only, from the stub's oldest up; the first version sent is the
 client's oldest (one that can't go that low refuses without a request).
 Each pass has a new client.  A measurement is cached per kind and release under the
 cache dir, with its date and how; ``limits.jsonl`` beside this module holds
@@ -44,7 +45,7 @@ from kio.schema.index import api_key_map
 
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
-from ..protocol import api_name
+from ..protocol import BEYOND_KIO, api_name
 from ..recorder import StubBroker, advertised
 from ..operations import NoImplementation, operations, perform
 from . import client_for, kind
@@ -59,7 +60,7 @@ CEILING_WAIT = 15.0
 """Seconds the open-ended pass waits for a client's first request of each API it reached the ceiling of."""
 OPEN_ENDED = range(0, 32768)
 TOPIC = "kcompat-limits"
-_API_NAMES = {key: name for key in api_key_map if (name := api_name(key)) is not None}
+_API_NAMES = {key: name for key in (*api_key_map, *BEYOND_KIO) if (name := api_name(key)) is not None}
 
 
 def exercise(admin: AdminClient, apis: Collection[str] | None = None, stop: threading.Event | None = None,
@@ -128,9 +129,10 @@ def measure_here(ref: ClientRef, config: HarnessConfig, only: frozenset[str] | N
     version = admin.version
     under = getattr(admin, "librdkafka_version", None)
     client = f"{ref.kind} {version}" + (f" (librdkafka {under})" if under else "")
-    how = (f"stub broker advertising kio's versions{_open_note(capped, beyond)}; {client} made "
+    how = (f"stub broker advertising the versions of kio and the catalog's definitions"
+           f"{_open_note(capped, beyond)}; {client} made "
            "every admin call of kcompat.harness.clients.limits.exercise; the newest version each request header "
-           "carried; the oldest: each API's calls again, the API offered at one version, from kio's oldest up, "
+           "carried; the oldest: each API's calls again, the API offered at one version, from the stub's oldest up, "
            "until the client sent it")
     program = kind(ref.kind).program
     digests = {api: digest for api, digest in api_digests().items() if api in measuring}
@@ -171,7 +173,7 @@ def _open_note(capped: set[int], beyond: Mapping[str, int]) -> str:
 def _beyond_ceiling(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], capped: set[int],
                     calls: Callable[[str], frozenset[str]]) -> dict[str, int]:
     """The version a client sends of each capped API when the stub offers any (an API it did not send in
-    ``CEILING_WAIT`` is left out), one pass per API: a request kio can't decode is not answered, so a pass's
+    ``CEILING_WAIT`` is left out), one pass per API: a request the stub can't decode is not answered, so a pass's
     call stays in flight, and one pass for all would see only the first API the calls reach."""
     found: dict[str, int] = {}
     for key in sorted(capped):
@@ -184,7 +186,7 @@ def _beyond_ceiling(ref: ClientRef, config: HarnessConfig, apis: dict[int, range
 def _oldest(ref: ClientRef, config: HarnessConfig, apis: dict[int, range], newest: Mapping[str, int],
             calls: Callable[[str], frozenset[str]]) -> dict[str, int]:
     """The oldest version of each API in ``newest`` the client sends: that API's calls again while the stub
-    offers the API at one version only (every other API as before), from kio's oldest up to the newest the
+    offers the API at one version only (every other API as before), from the stub's oldest up to the newest the
     client sent; the first version it sends is its oldest.  A client that can't go that low refuses the call
     without a request."""
     keys = {name: key for key, name in _API_NAMES.items()}

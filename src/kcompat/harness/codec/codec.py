@@ -117,8 +117,9 @@ class Codec:
                                    f"{where} header")
         return _framed(head + self.encode_message(f"{name}Request", version, body, where))
 
-    def decode_request(self, frame: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
-        """(header, body) of a request frame; the API and version are read from its header."""
+    def decode_request(self, frame: bytes, *, rest_ok: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(header, body) of a request frame; the API and version are read from its header.  ``rest_ok``: bytes
+        after the body are ignored, as a Kafka broker ignores them (librdkafka 2.12's Metadata v13 has 3 more)."""
         reader = _unframed(frame, "request frame")
         peek = Reader(frame, "request frame", reader.offset)
         key, version = peek.integer("int16", "RequestApiKey"), peek.integer("int16", "RequestApiVersion")
@@ -130,7 +131,8 @@ class Codec:
         header = self._read(reader, "RequestHeader", self.request_header_version(name, version))
         reader.where = f"{name} v{version} request"
         body = self._read(reader, f"{name}Request", version)
-        _all_read(reader)
+        if not rest_ok:
+            _all_read(reader)
         return header, body
 
     def encode_response(self, api: Api, version: int, header: Mapping[str, Any], body: Mapping[str, Any]) -> bytes:

@@ -1,16 +1,17 @@
 """A stub Kafka broker on loopback that records the version of every request a client sends.
 
 A client picks each request's version as min(its newest, the broker's
-newest), so a broker that advertises every version of every API kio knows
-makes a client show its own newest.  The stub is one node that is also the
+newest), so a broker that advertises every version of every API kio or
+Kafka's own definitions know (``spoken``) makes a client show its own newest.  The stub is one node that is also the
 controller; it answers Metadata with the topics asked for (one partition
 each, led by itself), and the admin calls kcompat makes (CreateTopics,
 CreatePartitions, DescribeConfigs, CreateAcls, DeleteTopics, AlterConfigs,
 DeleteRecords, ListOffsets...) with success for each resource (a blank
 answer leaves a client waiting for its resources), and makes a client joining
-a group its one member and leader; any other API of a
-version kio knows gets its blank response.  A request of a version kio can't decode is recorded, then the
-connection is closed (ApiVersions gets Kafka's UNSUPPORTED_VERSION answer).
+a group its one member and leader; any other API gets its blank response.  A version kio reads is
+answered through kio, any other the codec reads through the codec (``spoken`` says why).  A request of a
+version neither reads is recorded, then the connection is closed (ApiVersions gets Kafka's
+UNSUPPORTED_VERSION answer).
 
 Threads, not asyncio: the stub runs beside a client that blocks (librdkafka's
 calls, the sidecar's pipe).  Every socket read is bounded, ``close`` ends
@@ -32,17 +33,8 @@ from kio.schema.index import api_key_map
 
 from ..errors import HarnessError, WireError
 from ..protocol import API_VERSIONS, api_name, client_versions
-from .frames import (
-    blank,
-    decode_request,
-    encode_response,
-    frame_size,
-    has_field,
-    item_type,
-    known,
-    read_header,
-    unsupported_api_versions,
-)
+from .frames import decode_request, encode_response, frame_size, known, read_header, unsupported_api_versions
+from .spoken import Fields, Shape, blank, catalog_codec, codec_versions, has_field, item_type, speaks
 
 NODE_ID = 1
 CLUSTER_ID = "kcompat-stub"
@@ -51,8 +43,12 @@ IDLE_TIMEOUT = 30.0
 
 
 def advertised() -> dict[int, range]:
-    """Every API kio knows, at every request version it can decode."""
-    return {key: versions for key in sorted(api_key_map) if (versions := client_versions(key))}
+    """Every API kio or the codec knows, from the oldest request version either decodes to the newest
+    (ShareGroupDescribe: kio's v0, the definitions' v1)."""
+    spoken: dict[int, list[int]] = {key: list(kio) for key in api_key_map if (kio := client_versions(key))}
+    for key, codec in codec_versions().items():
+        spoken[key] = sorted({*spoken.get(key, ()), *codec})
+    return {key: range(versions[0], versions[-1] + 1) for key, versions in sorted(spoken.items()) if versions}
 
 
 class Recording:
@@ -147,7 +143,7 @@ def _create_acls(request: Any, schema: type[Any], stub: StubBroker) -> Any:
 
 
 def _delete_topics(request: Any, schema: type[Any], stub: StubBroker) -> Any:
-    names = request.topic_names if has_field(type(request), "topic_names") else tuple(t.name for t in request.topics)
+    names = getattr(request, "topic_names", None) or tuple(t.name for t in getattr(request, "topics", ()))
     return blank(schema, responses=tuple(blank(item_type(schema, "responses"), name=n) for n in names))
 
 
@@ -162,8 +158,13 @@ def _by_partition(request: Any, schema: type[Any], **values: Any) -> Any:
     """DeleteRecords, ListOffsets and OffsetCommit: success for each partition asked for, with ``values``."""
     topic = item_type(schema, "topics")
     partition = item_type(topic, "partitions")
-    return blank(schema, topics=tuple(blank(topic, name=t.name, partitions=tuple(
+    return blank(schema, topics=tuple(blank(topic, **_named(t), partitions=tuple(
         blank(partition, partition_index=p.partition_index, **values) for p in t.partitions)) for t in request.topics))
+
+
+def _named(topic: Any) -> dict[str, Any]:
+    """A topic's name and id as the request gave them (OffsetCommit v10 gives only its id)."""
+    return {field: value for field in ("name", "topic_id") if (value := getattr(topic, field, None)) is not None}
 
 
 def _find_coordinator(request: Any, schema: type[Any], stub: StubBroker) -> Any:
@@ -348,20 +349,37 @@ class StubBroker:
         header = read_header(frame)
         self.recording.add(header.api_key, header.api_version)
         name = api_name(header.api_key) or str(header.api_key)
-        if not known(header.api_key, header.api_version):
-            if header.api_key == API_VERSIONS:
-                return unsupported_api_versions(header.correlation_id)
-            self.recording.problem(f"{name} v{header.api_version}: no schema for it in kio; connection closed")
+        if known(header.api_key, header.api_version):
+            request = decode_request(frame)
+            response = self._respond(name, header.api_version, request,
+                                     load_response_schema(header.api_key, header.api_version))
+            return None if response is None else encode_response(header.correlation_id, response)
+        if speaks(header.api_key, header.api_version):
+            return self._answer_with_codec(frame, name)
+        if header.api_key == API_VERSIONS:
+            return unsupported_api_versions(header.correlation_id)
+        self.recording.problem(f"{name} v{header.api_version}: no schema for it in kio or Kafka's definitions; "
+                               "connection closed")
+        return None
+
+    def _answer_with_codec(self, frame: bytes, name: str) -> bytes | None:
+        """A version kio can't read: the codec decodes it and encodes the answer ``ANSWERS`` builds."""
+        codec = catalog_codec()
+        head, body = codec.decode_request(len(frame).to_bytes(4, "big") + frame, rest_ok=True)  # as kio's path
+        key, version = head["RequestApiKey"], head["RequestApiVersion"]
+        response = self._respond(name, version, Fields(body), Shape.response(codec, key, version))
+        if response is None:
             return None
-        request = decode_request(frame)
-        schema = load_response_schema(header.api_key, header.api_version)
+        return codec.encode_response(key, version, {"CorrelationId": head["CorrelationId"]}, response)
+
+    def _respond(self, name: str, version: int, request: Any, schema: Any) -> Any:
+        """``ANSWERS``' answer (else a blank one), or None (a problem recorded) where this version refuses it."""
         respond = ANSWERS.get(name)
         try:
-            response = blank(schema) if respond is None else respond(request, schema, self)
+            return blank(schema) if respond is None else respond(request, schema, self)
         except (TypeError, ValueError, AttributeError) as exc:  # an answer this version's schema refuses
-            self.recording.problem(f"{name} v{header.api_version}: no answer ({exc}); connection closed")
+            self.recording.problem(f"{name} v{version}: no answer ({exc}); connection closed")
             return None
-        return encode_response(header.correlation_id, response)
 
 
 __all__ = ["Recording", "StubBroker", "advertised"]

@@ -1,0 +1,145 @@
+"""What the stub broker speaks beyond kio: every API and version Kafka's own definitions give, through the codec.
+
+kio 0.5.0 stops short of Kafka 4 (Metadata v12, no key above 87), so a stub
+that spoke only kio would make every client that goes further look capped at
+kio's newest.  The codec (``kcompat.harness.codec``) reads the definitions of
+the catalog's kafka-clients releases, merged (a version some release marks
+unstable never counts): the stub advertises what kio or the codec speaks.
+kio's path stays for the versions kio reads, where the answers were written
+and tested against kio's entities; the codec takes the rest, with the same
+answer functions: ``Fields`` reads a decoded request as kio's entities are read
+(``request.topics``), and ``Shape`` stands for a response class, so ``blank``,
+``item_type`` and ``has_field`` build a response dict the codec encodes.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import frames
+from ..catalog import load_catalog
+from ..codec import Codec, CodecError, merge
+from ..codec.releases import Definitions, release_definitions
+from ..codec.schema import Field, Message, Struct
+from ..config import HarnessConfig
+from ..versions import KafkaVersion
+
+
+@functools.cache
+def catalog_codec() -> Codec:
+    """The definitions of two releases merged, oldest first (``merge``), each API under its newest name
+    (ListOffset, ElectPreferredLeaders, AlterIsr and ListClientMetricsResources were renamed, same key): the
+    newest release before Kafka 4.0, whose definitions hold every version an older release defines (no version
+    was removed before KIP-896), and the catalog's newest release, which holds every later one.  Two jars rather
+    than every line's: a cold cache fetches two, not twenty."""
+    config = HarnessConfig.resolve()
+    catalog = list(load_catalog())
+    before_removals = [line for line in catalog if line.newest < KafkaVersion.parse("4.0")][-1:]
+    found: list[Definitions] = []
+    for line in (*before_removals, catalog[-1]):
+        try:
+            found.append(release_definitions(str(line.newest), config))
+        except CodecError:
+            continue  # a release before 2.2: its jar carries no definitions
+    newest = {m.api_key: m.api for definitions in found for m in definitions.values() if m.api_key is not None}
+    return Codec("catalog", {entry: m for entry, m in merge(found).items() if _current(m, newest)})
+
+
+def _current(message: Message, newest: Mapping[int, str]) -> bool:
+    return message.api_key is None or newest[message.api_key] == message.api
+
+
+def codec_versions() -> dict[int, list[int]]:
+    """API key -> the request versions the codec speaks."""
+    codec = catalog_codec()
+    return {key: codec.versions(key) for key in codec.apis().values()}
+
+
+def speaks(api_key: int, version: int) -> bool:
+    return version in codec_versions().get(api_key, ())
+
+
+def _snake(name: str) -> str:
+    """kio's field name for a definition's (``IsrNodes`` -> ``isr_nodes``, ``ISRNodes`` too)."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
+
+
+class Fields:
+    """A request the codec decoded, read by kio's field names (``request.topics[0].name``); a field its version
+    lacks is an AttributeError, as on kio's entities."""
+
+    def __init__(self, value: Mapping[str, Any]):
+        self._value = {_snake(name): item for name, item in value.items()}
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return _fields(self._value[name])
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _fields(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return Fields(value)
+    if isinstance(value, list):
+        return tuple(_fields(item) for item in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A response struct at one version, where the answers take kio's response class."""
+
+    struct: Struct
+    version: int
+
+    def field(self, name: str) -> Field | None:
+        """The field kio names ``name``, whether or not this version has it."""
+        return next((f for f in self.struct.fields if _snake(f.name) == name), None)
+
+    @classmethod
+    def response(cls, codec: Codec, api_key: int, version: int) -> Shape:
+        name = next(name for name, key in codec.apis().items() if key == api_key)
+        return cls(codec.message(f"{name}Response", version).struct, version)
+
+
+def blank(entity: Any, depth: int = 0, **values: Any) -> Any:
+    """``frames.blank`` for a kio class; for a ``Shape``, the dict of ``values`` its version has (the codec gives
+    every other field its default)."""
+    if not isinstance(entity, Shape):
+        return frames.blank(entity, depth, **values)
+    return {field.name: _plain(value) for name, value in values.items()
+            if (field := entity.field(name)) is not None and field.present(entity.version)}
+
+
+def _plain(value: Any) -> Any:
+    """A kio-typed value as the codec writes it (an ``ErrorCode`` as its number, a tuple as a list)."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+def item_type(entity: Any, name: str) -> Any:
+    if not isinstance(entity, Shape):
+        return frames.item_type(entity, name)
+    field = entity.field(name)
+    if field is None or field.struct is None:
+        raise AttributeError(f"{entity.struct.name} has no list of structs {name}")
+    return Shape(field.struct, entity.version)
+
+
+def has_field(entity: Any, name: str) -> bool:
+    if not isinstance(entity, Shape):
+        return frames.has_field(entity, name)
+    field = entity.field(name)
+    return field is not None and field.present(entity.version)
+
+
+__all__ = ["Fields", "Shape", "blank", "catalog_codec", "codec_versions", "has_field", "item_type", "speaks"]
