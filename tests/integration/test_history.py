@@ -50,7 +50,7 @@ def log_files(store: Path) -> list[str]:
     return sorted(p.relative_to(store).as_posix() for p in store.rglob("*") if p.is_file())
 
 
-@pytest.mark.nightly  # four ingests (~60 s); CI keeps the documented commands and two commands at once
+@pytest.mark.nightly  # four ingests (~60 s); CI keeps the documented commands
 def test_out_of_order_ingests_and_quarantine(spark: Any, tmp_path: Path) -> None:
     runs = nightly(tmp_path / "runs")
     store = tmp_path / "store"
@@ -291,6 +291,7 @@ def two_at_once(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> tuple[P
                   for proc, (out, err) in zip(procs, outputs, strict=True)]
 
 
+@pytest.mark.nightly  # two Spark drivers on a fresh cache, 110 s on 2 cores; CI keeps the lock's unit test (test_history.py)
 def test_two_commands_at_once_in_a_fresh_cache_both_succeed_and_resolve_once(
         spark: Any, two_at_once: tuple[Path, list[subprocess.CompletedProcess[str]]]) -> None:
     """They share ivy's cache and the class archive: ivy runs in one of them (the other waits for its jar list),
@@ -308,6 +309,7 @@ def test_two_commands_at_once_in_a_fresh_cache_both_succeed_and_resolve_once(
     assert sparking._whole(archive) and not list(archive.parent.glob("*.tmp"))
 
 
+@pytest.mark.nightly  # shares the two Spark drivers above; CI checks the same lines through the lock's unit test
 def test_ivys_output_goes_to_a_log_that_one_line_names(
         two_at_once: tuple[Path, list[subprocess.CompletedProcess[str]]]) -> None:
     """A first use resolves Delta's jars: not ivy's few hundred lines, but a start and an end line (off a

@@ -523,3 +523,46 @@ def test_a_new_archive_keeps_the_two_newest_of_other_installs(tmp_path: Path) ->
     _prune(kept)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broker-archive", "spark-driver-0", "spark-driver-1",
                                                          "spark-driver-new"]
+
+
+_RESOLVE_ONCE = """
+import os, sys, time
+from pathlib import Path
+from kcompat.reports.history import spark
+
+def resolved(packages, log):
+    with open(sys.argv[1], "a") as calls:
+        calls.write(f"{os.getpid()}\\n")
+    log.write_text("found io.delta#delta-spark;4.0.0 in central\\n")  # ivy's own lines go to the log
+    time.sleep(3)  # the other process arrives while this one resolves
+    jar = spark.ivy_dir() / "delta.jar"
+    jar.write_text("jar")
+    return [str(jar)]
+
+spark._resolved = resolved
+spark.resolve_jars()
+print(spark.jar_conf()["spark.jars"])
+"""
+
+
+def test_two_processes_on_one_fresh_cache_resolve_delta_once_and_both_get_the_jars(tmp_path: Path) -> None:
+    """The ivy lock, without Spark: two commands starting at once on a fresh cache (the nightly runs it with real
+    Spark drivers, 110 s on 2 cores): one resolves, the other waits and reads its list."""
+    import os
+    import subprocess
+    import sys
+
+    calls = tmp_path / "calls"
+    env = {**os.environ, "KCOMPAT_CACHE_DIR": str(tmp_path / "cache")}
+    procs = [subprocess.Popen([sys.executable, "-c", _RESOLVE_ONCE, str(calls)], env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    outputs = [proc.communicate(timeout=120) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0], outputs
+    assert len(calls.read_text().split()) == 1  # ivy ran in one process only
+    jar = str(tmp_path / "cache" / "spark-ivy" / "delta.jar")
+    assert [out.strip() for out, _ in outputs] == [jar, jar]
+    log = tmp_path / "cache" / "spark-ivy" / "resolve.log"
+    for _, err in outputs:  # off a terminal: a start and an end line naming ivy's log, never ivy's lines
+        assert "found io.delta#" not in err
+        [end] = [line for line in err.splitlines() if line.startswith("✓ Delta's jars")]
+        assert end.endswith(f"; log: {log})"), err
