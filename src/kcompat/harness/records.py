@@ -23,8 +23,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
-SCHEMA_VERSION = 5
-READABLE_SCHEMA_VERSIONS = frozenset({1, 2, 3, 4, 5})
+SCHEMA_VERSION = 6
+READABLE_SCHEMA_VERSIONS = frozenset({1, 2, 3, 4, 5, 6})
 """2 added ``broker_min_version`` and the ``refused`` documented case; a version-1 record reads with both absent.
 3 added ``observations`` and ``intermittent``; a version-1 or 2 record reads as observed once."""
 RECORDS_FILE = "records.jsonl"

@@ -54,8 +54,9 @@ def _current(message: Message, newest: Mapping[int, str]) -> bool:
     return message.api_key is None or newest[message.api_key] == message.api
 
 
+@functools.cache
 def codec_versions() -> dict[int, list[int]]:
-    """API key -> the request versions the codec speaks."""
+    """API key -> the request versions the codec speaks (once per process: the stub asks it per request)."""
     codec = catalog_codec()
     return {key: codec.versions(key) for key in codec.apis().values()}
 
