@@ -117,7 +117,7 @@
   const RANKS = {introduced: "the KIP that introduced the feature, ahead of the javadoc's minimum release",
     removal: "the removal of old request versions, ahead of the javadoc's minimum release",
     javadoc: "the javadoc's minimum release: below it, the call is refused",
-    generated: "no document speaks of this pair: the protocol's refusal"};
+    generated: "No document speaks of this pair: the protocol's refusal decides it"};
   function saysHeading(documented) {
     const by = documented.decided_by;
     if (documented.precedence === "generated") return "What the protocol says";
@@ -127,7 +127,8 @@
   function decidedText(documented, own) {  // own: the cell's document, whose own fallback needs no note
     if (documented.precedence === "introduced" && documented.decided_by === own) return "";
     const rank = RANKS[documented.precedence];
-    return rank ? "decided by " + (documented.decided_by ? documented.decided_by + ": " : "") + rank : "";
+    if (!rank) return "";
+    return documented.decided_by ? "decided by " + documented.decided_by + ": " + rank : rank;
   }
   function show(i) {
     const c = D.cells[i], outcome = D.outcomes[c[3]];
