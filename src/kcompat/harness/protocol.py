@@ -15,6 +15,7 @@ import socket
 import struct
 import sys
 from dataclasses import dataclass, fields
+from collections.abc import Mapping
 from typing import Any, Self
 
 from kio.index import UnknownAPIKey, UnknownEntity, load_request_schema, load_response_schema
@@ -229,6 +230,23 @@ class WireConnection:
             raise WireError(f"can't decode {api_name(api_key)} v{version} from {self.address}: {exc}") from exc
         return response
 
+    def call(self, api: str | int, version: int, body: Mapping[str, Any]) -> dict[str, Any]:
+        """One request through the catalog's codec (``kcompat.harness.codec``), any API at any version a catalog
+        release defines; ``body`` and the answer use the definitions' field names (``GroupId``), a field left
+        out takes its default.  A frame that can't be encoded or decoded is a ``WireError`` naming API, version
+        and byte offset."""
+        from .codec.catalog import catalog_codec
+
+        codec = catalog_codec()
+        correlation_id = next(self._correlation)
+        self._write_frame(codec.encode_request(api, version, {"CorrelationId": correlation_id,
+                                                              "ClientId": self.client_id}, body)[4:])
+        header, answer = codec.decode_response(api, version, _framed(self._read_frame()))
+        if header["CorrelationId"] != correlation_id:
+            raise WireError(f"{self.address} answered correlation id {header['CorrelationId']}, "
+                            f"expected {correlation_id}")
+        return answer
+
     def api_versions(self) -> list[ApiVersionRange]:
         """ApiVersions v0: every broker since 0.10.0 answers it, before any SASL."""
         response = self.send(build_request(API_VERSIONS, 0))
@@ -283,3 +301,7 @@ class WireConnection:
                 raise WireError(f"{self.address} closed the connection")
             chunks += chunk
         return bytes(chunks)
+
+
+def _framed(payload: bytes) -> bytes:
+    return struct.pack(">i", len(payload)) + payload

@@ -15,50 +15,15 @@ answer functions: ``Fields`` reads a decoded request as kio's entities are read
 from __future__ import annotations
 
 import enum
-import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from . import frames
-from ..catalog import load_catalog
-from ..codec import Codec, CodecError, merge
-from ..codec.releases import Definitions, release_definitions
-from ..codec.schema import Field, Message, Struct
-from ..config import HarnessConfig
-from ..versions import KafkaVersion
-
-
-@functools.cache
-def catalog_codec() -> Codec:
-    """The definitions of two releases merged, oldest first (``merge``), each API under its newest name
-    (ListOffset, ElectPreferredLeaders, AlterIsr and ListClientMetricsResources were renamed, same key): the
-    newest release before Kafka 4.0, whose definitions hold every version an older release defines (no version
-    was removed before KIP-896), and the catalog's newest release, which holds every later one.  Two jars rather
-    than every line's: a cold cache fetches two, not twenty."""
-    config = HarnessConfig.resolve()
-    catalog = list(load_catalog())
-    before_removals = [line for line in catalog if line.newest < KafkaVersion.parse("4.0")][-1:]
-    found: list[Definitions] = []
-    for line in (*before_removals, catalog[-1]):
-        try:
-            found.append(release_definitions(str(line.newest), config))
-        except CodecError:
-            continue  # a release before 2.2: its jar carries no definitions
-    newest = {m.api_key: m.api for definitions in found for m in definitions.values() if m.api_key is not None}
-    return Codec("catalog", {entry: m for entry, m in merge(found).items() if _current(m, newest)})
-
-
-def _current(message: Message, newest: Mapping[int, str]) -> bool:
-    return message.api_key is None or newest[message.api_key] == message.api
-
-
-@functools.cache
-def codec_versions() -> dict[int, list[int]]:
-    """API key -> the request versions the codec speaks (once per process: the stub asks it per request)."""
-    codec = catalog_codec()
-    return {key: codec.versions(key) for key in codec.apis().values()}
+from ..codec import Codec
+from ..codec.catalog import catalog_codec, codec_versions
+from ..codec.schema import Field, Struct
 
 
 def speaks(api_key: int, version: int) -> bool:
