@@ -23,6 +23,7 @@ DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 # command -> the tests that run it as typed ("file::function", paths from the repository's root)
 RUN_BY: dict[str, tuple[str, ...]] = {
+    "brokers features": ("tests/integration/test_profiles.py::test_the_feature_table_is_what_a_4_1_broker_answers",),
     "clients admin-docs": ("tests/integration/test_admin_docs.py::test_every_public_method_of_a_release_with_its_sentences_and_claims",),
     "run": ("tests/integration/test_matrix.py::test_bad_input_is_one_line_before_anything_boots",
             "tests/integration/test_matrix.py::test_resume_keeps_every_recorded_cell",

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from .errors import BootError, HarnessError
+from .features import FEATURES_API_VERSIONS
 from .protocol import ApiVersionRange, WireConnection
 from .spec import SaslSpec
 from .waiting import attempts
@@ -103,3 +104,29 @@ class BrokerAnswers:
             return f"Metadata lists {len(brokers)} of {self.expected} brokers"
         self.api_versions = ranges
         return None
+
+
+@dataclass
+class FeaturesFinalized:
+    """The broker's ApiVersions finalizes ``levels`` (a level 0 is finalized by being absent)."""
+
+    port: int
+    levels: tuple[tuple[str, int], ...]
+    host: str = "127.0.0.1"
+
+    @property
+    def what(self) -> str:
+        shown = ", ".join(f"{name}={level}" for name, level in self.levels)
+        return f"feature levels {shown} on {self.host}:{self.port}"
+
+    def attempt(self) -> str | None:
+        try:
+            with WireConnection(self.host, self.port, timeout=2.0) as conn:
+                answer = conn.call("ApiVersions", FEATURES_API_VERSIONS, {"ClientSoftwareName": "kcompat",
+                                                                          "ClientSoftwareVersion": "0"})
+        except HarnessError as exc:
+            return str(exc)
+        finalized = {f["Name"]: int(f["MaxVersionLevel"]) for f in answer.get("FinalizedFeatures") or ()}
+        wrong = [f"{name} is at {finalized.get(name, 0)}" for name, level in self.levels
+                 if finalized.get(name, 0) != level]
+        return "; ".join(wrong) or None

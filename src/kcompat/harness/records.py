@@ -23,10 +23,11 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
-SCHEMA_VERSION = 6
-READABLE_SCHEMA_VERSIONS = frozenset({1, 2, 3, 4, 5, 6})
+SCHEMA_VERSION = 7
+READABLE_SCHEMA_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7})
 """2 added ``broker_min_version`` and the ``refused`` documented case; a version-1 record reads with both absent.
-3 added ``observations`` and ``intermittent``; a version-1 or 2 record reads as observed once."""
+3 added ``observations`` and ``intermittent``; a version-1 or 2 record reads as observed once.
+7 added ``broker_features`` and feature levels in the cell id's broker part; an older record reads with none."""
 RECORDS_FILE = "records.jsonl"
 RUN_FILE = "run.json"
 
@@ -47,8 +48,11 @@ def document_order(kip: str) -> tuple[int, int, str]:
     return (0, int(number), "") if kip.startswith("KIP-") and number.isdigit() else (1, 0, kip)
 
 
+FEATURE_LEVEL = r"@([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*)=(0|[1-9]\d{0,4})"
+"""One feature level of a cluster profile in a cell id (``@share.version=1``): groups 1 and 2 are name and level."""
+_FEATURE = re.compile(FEATURE_LEVEL)
 _CELL_ID = re.compile(r"^(?P<claim>" + DOCUMENT_ID + r"/[a-z0-9][a-z0-9-]*)\[(?P<broker>\d+(?:\.\d+){1,3})-(?P<mode>zk|kraft)"
-                      r"\|(?P<client>[a-z][a-z0-9-]*(?::\d+(?:\.\d+){1,3})?(?:@v\d+)?)\]$")
+                      r"(?P<features>(?:" + FEATURE_LEVEL + r")*)\|(?P<client>[a-z][a-z0-9-]*(?::\d+(?:\.\d+){1,3})?(?:@v\d+)?)\]$")
 
 
 def release_line(version: str, kind: str = "kafka") -> str:
@@ -73,10 +77,23 @@ class Cell:
     client: str
     """A client reference as written on the command line: ``wire``, ``wire@v5``, ``confluent``,
     ``confluent:2.0.2``, ``java:3.7.0``."""
+    broker_features: tuple[tuple[str, int], ...] = ()
+    """The cluster profile's feature levels, sorted by name (``(("share.version", 1),)``); empty: the
+    release's default configuration."""
+
+    @property
+    def broker(self) -> str:
+        """The broker part of the id: ``4.1.2-kraft``, ``4.1.2-kraft@share.version=1``."""
+        return f"{self.broker_version}-{self.broker_mode}{self.profile}"
+
+    @property
+    def profile(self) -> str:
+        """The feature levels as the id writes them: ``@share.version=1``, empty for the default profile."""
+        return "".join(f"@{name}={level}" for name, level in self.broker_features)
 
     @property
     def id(self) -> str:
-        return f"{self.claim_id}[{self.broker_version}-{self.broker_mode}|{self.client}]"
+        return f"{self.claim_id}[{self.broker}|{self.client}]"
 
     @property
     def kip(self) -> str:
@@ -94,7 +111,7 @@ class Cell:
         if sep:
             version, at, pin = rest.partition("@")
             client = f"{kind}:{release_line(version, kind)}{at}{pin}"
-        return f"{self.claim_id}[{release_line(self.broker_version)}-{self.broker_mode}|{client}]"
+        return f"{self.claim_id}[{release_line(self.broker_version)}-{self.broker_mode}{self.profile}|{client}]"
 
     @classmethod
     def parse(cls, cell_id: str) -> Cell:
@@ -102,7 +119,11 @@ class Cell:
         if match is None:
             raise RecordError(f"{cell_id!r} is not a cell id like "
                               "KIP-525/validate-only-returns-configs[2.4.1-zk|java:3.7.0]")
-        return cls(match["claim"], match["broker"], match["mode"], match["client"])
+        levels = tuple((m[1], int(m[2])) for m in _FEATURE.finditer(match["features"]))
+        if list(levels) != sorted(dict(levels).items()):
+            raise RecordError(f"{cell_id!r} names its feature levels out of order or twice (one profile, one "
+                              "spelling: sorted by name)")
+        return cls(match["claim"], match["broker"], match["mode"], match["client"], levels)
 
     def __str__(self) -> str:
         return self.id
@@ -149,6 +170,9 @@ class Record:
     when it was observed once (``observed`` and ``differences`` are that observation)."""
     intermittent: bool = False
     """The observations disagree: some held, some deviated (the outcome is then ``deviation``)."""
+    broker_features: dict[str, int] = field(default_factory=dict)
+    """The feature levels the cluster was set to after boot (the cell id's ``@name=level``); empty: the
+    release's default configuration."""
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -199,6 +223,8 @@ class Record:
             if check is not None and not check(value):
                 raise RecordError(f"{name} is {_shown(value)}, not {_FIELD_TYPES[name]}")
         _check_agreement(values)
+        if version < 7 and (values.get("broker_features") or Cell.parse(values["cell_id"]).broker_features):
+            raise RecordError(f"schema_version {version} has no broker feature levels (version 7 added them)")
         if version < 3 and (values.get("intermittent") or values.get("observations")):
             raise RecordError(f"schema_version {version} has no observations or intermittent (version 3 added them)")
         if values.get("intermittent") and values["outcome"] != "deviation":
@@ -282,7 +308,7 @@ _FIELD_TYPES: dict[str, str] = {
     "call_ms": "a finite number or null", "log": "a path inside the run directory, or null",
     "observations": "a list of objects (outcome: a verdict, observed: object, differences: list, reason: string "
                     "or null, call_ms: finite number or null)",
-    "intermittent": "a boolean",
+    "intermittent": "a boolean", "broker_features": "an object of ints",
 }
 _FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     **{name: _is_str for name, kind in _FIELD_TYPES.items() if kind == "a string"},
@@ -293,6 +319,7 @@ _FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     "required_versions": _is_versions, "documented": _is_documented, "observed": lambda v: type(v) is dict,
     "differences": _is_differences, "duration_ms": _is_number, "call_ms": _optional(_is_number),
     "log": _optional(_is_log), "observations": _is_observations, "intermittent": lambda v: type(v) is bool,
+    "broker_features": lambda v: type(v) is dict and all(type(k) is str and _is_int(n) for k, n in v.items()),
 }
 _DOCUMENT = re.compile(DOCUMENT_ID + r"\Z")
 
@@ -313,6 +340,9 @@ def _check_agreement(values: Mapping[str, Any]) -> None:
             "broker_mode": cell.broker_mode, "client_kind": cell.client.partition(":")[0].partition("@")[0]}
     if values.get("client"):
         said["client"] = cell.client
+    if dict(cell.broker_features) != values.get("broker_features", {}):
+        raise RecordError(f"broker_features {_shown(values.get('broker_features', {}))} disagrees with cell_id "
+                          f"{cell.id}")
     for name, expected in said.items():
         if values[name] != expected:
             raise RecordError(f"{name} {_shown(values[name])} disagrees with cell_id {cell.id} ({expected!r})")

@@ -13,6 +13,7 @@ from typing import Literal
 
 from .catalog import BrokerRelease, Mode, load_catalog
 from .errors import ConfigError
+from .features import parse_levels, profile_text
 from .versions import KafkaVersion
 
 Quorum = Literal["static", "dynamic"]
@@ -77,6 +78,9 @@ class ClusterSpec:
     quorum: Quorum = "static"
     """KRaft's voter set: ``static`` (``controller.quorum.voters``, kraft.version 0) or ``dynamic`` (KIP-853,
     3.9+: every node formatted as an initial controller, kraft.version 1, so voters can be added and removed)."""
+    features: tuple[tuple[str, int], ...] = ()
+    """Feature levels (KIP-584) set with UpdateFeatures after boot, sorted by name; empty: the release's default
+    configuration (``kcompat.harness.features``)."""
 
     @classmethod
     def of(
@@ -91,12 +95,14 @@ class ClusterSpec:
         java: Path | None = None,
         log_dirs: int = 1,
         quorum: Quorum = "static",
+        features: tuple[tuple[str, int], ...] = (),
     ) -> ClusterSpec:
         """Resolve a version or line against the catalog and validate the rest."""
         release = load_catalog().release(version)
         chosen: Mode = mode or release.line.default_mode
         spec = cls(release.version, chosen, nodes, tuple(sorted((server_properties or {}).items())),
-                   sasl, tuple(Path(p).absolute() for p in extra_classpath), java, log_dirs, quorum)
+                   sasl, tuple(Path(p).absolute() for p in extra_classpath), java, log_dirs, quorum,
+                   tuple(sorted(features)))
         spec.validate()
         return spec
 
@@ -118,6 +124,9 @@ class ClusterSpec:
         if self.quorum == "dynamic" and not has_dynamic_quorum(self.version, self.mode):
             raise ConfigError(f"a dynamic quorum needs KRaft 3.9 or newer (KIP-853), not Kafka {self.version} in "
                               f"{self.mode} mode")
+        if self.features:
+            parse_levels(self.version, self.mode, [f"{n}={v}" for n, v in self.features],
+                         f"{self.version}{profile_text(self.features)}")
         for path in self.extra_classpath:
             if not path.exists():
                 raise ConfigError(f"extra classpath entry {path} does not exist")
@@ -127,4 +136,5 @@ class ClusterSpec:
         sasl = "-sasl" if self.sasl else ""
         dirs = f"-{self.log_dirs}dirs" if self.log_dirs > 1 else ""
         quorum = "-dynamic" if self.quorum == "dynamic" else ""
-        return f"kafka-{self.version}-{self.mode}-{self.nodes}n{sasl}{dirs}{quorum}"
+        levels = "".join(f"-{name}-{level}" for name, level in self.features)
+        return f"kafka-{self.version}-{self.mode}-{self.nodes}n{sasl}{dirs}{quorum}{levels}"

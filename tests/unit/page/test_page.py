@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def test_columns_group_by_mode_then_version_and_clients_by_kind(tmp_path: Path) -> None:
     data = load([write_run(tmp_path / "r", records())])
-    assert data.columns == [("zk", "2.3.1"), ("zk", "2.4.1"), ("zk", "2.6.3"), ("kraft", "3.9.2"), ("kraft", "4.4.0")]
+    assert data.columns == [("zk", "2.3.1", ""), ("zk", "2.4.1", ""), ("zk", "2.6.3", ""), ("kraft", "3.9.2", ""),
+                            ("kraft", "4.4.0", "")]
     assert data.clients == ["wire", "confluent", "java:2.3.1", "java:4.4.0"]
     assert version_key("2.10.0") > version_key("2.9.1")
     assert sorted(["java:4.4.0", "wire@v5", "confluent:2.0.2", "wire", "java:2.3.1"], key=client_key) == [

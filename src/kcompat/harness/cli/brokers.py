@@ -231,6 +231,39 @@ def survey(ctx: click.Context, versions: tuple[str, ...], as_json: bool) -> None
         show(survey_table(records))
 
 
+@brokers.command("features")
+@click.argument("versions", nargs=-1)
+@click.option("--check", is_flag=True, help="Compare with features.toml instead of printing; exit 1 on drift.")
+@click.pass_context
+def features(ctx: click.Context, versions: tuple[str, ...], check: bool) -> None:
+    """Boot each release in its default KRaft configuration and measure its feature levels (ApiVersions v4):
+    print features.toml's [[release]] entries, or with --check compare them with the file."""
+    from ..features import load_features, measure, release_toml
+
+    config = harness_config(ctx)
+    book = load_features()
+    specs = [ClusterSpec.of(text, "kraft") for text in versions or [str(v) for v in book.releases]]
+    reap_orphans(config, ("process", config.provider))
+    reporter, drift = Reporter(False), []
+    for spec in specs:
+        reporter.fetch(ArtifactStore(config), spec.release)
+        with reporter.boot(config, spec, config.provider) as cluster:
+            broker = cluster.brokers[0]
+            entry = measure(spec.version, broker.host, broker.port, [r.name for r in cluster.api_versions if r.name])
+        kept = book.releases.get(spec.version)
+        if not check:
+            click.echo(release_toml(entry))
+        elif kept != entry:
+            drift.append(f"Kafka {spec.version}: measured\n{release_toml(entry)}features.toml has\n"
+                         f"{release_toml(kept) if kept else '(no entry)'}")
+        else:
+            click.echo(f"Kafka {spec.version}: features.toml agrees with what the broker answered")
+    for text in drift:
+        click.echo(text, err=True)
+    if drift:
+        sys.exit(1)
+
+
 @brokers.command("check-catalog")
 @click.option("--derive", is_flag=True,
               help="Print, as catalog.toml entries, each new release's entry derived from its jars (stdout; "

@@ -307,7 +307,7 @@ class _Run:
         return Record(
             run_id=run_id_of(run_dir, env.run_id), cell_id=planned.cell.id, kip=claim.kip,
             claim_id=claim.id, api=claim.api, broker_version=str(planned.version), broker_mode=planned.mode,
-            provider=env.config.provider, client_kind=planned.client.kind,
+            broker_features=dict(planned.cell.broker_features), provider=env.config.provider, client_kind=planned.client.kind,
             client_version=client_version or (planned.client.version or ""), outcome=outcome,
             client=str(planned.client), broker_nodes=claim.cluster.nodes, security=claim.cluster.profile,
             librdkafka_version=librdkafka, java_version=cluster.java.version if cluster is not None else None,

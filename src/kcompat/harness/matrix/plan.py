@@ -20,6 +20,7 @@ from ..catalog import Catalog, Mode
 from ..clients.kinds import kind
 from ..clients.ref import ClientRef, parse_clients
 from ..errors import ConfigError
+from ..features import Levels, load_features, parse_levels, split_ref
 from ..records import Cell
 from ..spec import ClusterSpec, SaslSpec, has_dynamic_quorum
 from ..versions import KafkaVersion
@@ -99,7 +100,7 @@ class PlannedCell:
     def cluster_key(self) -> str:
         """Cells with equal keys share one running cluster (and one xdist group): the key of the cluster
         booted, so a need a broker can't meet (a dynamic quorum on ZooKeeper) splits no group."""
-        return f"{self.version}-{self.mode}-{self.cluster.key}"
+        return f"{self.version}-{self.mode}-{self.cluster.key}{self.cell.profile}"
 
 
 def fitted(needs: ClusterNeeds, version: KafkaVersion, mode: Mode) -> ClusterNeeds:
@@ -127,12 +128,20 @@ def hosting(claim: Claim, shared: ClusterNeeds, version: KafkaVersion, mode: Mod
     return dataclasses.replace(own, log_dirs=shared.log_dirs, quorum=shared.quorum)
 
 
-def brokers(selection: Selection, catalog: Catalog) -> list[tuple[KafkaVersion, Mode]]:
+Broker = tuple[KafkaVersion, Mode, Levels | None]
+"""A broker of the selection: version, mode, and the feature levels its reference names (None: none named, so
+the plan adds the profiles a claim's feature gate calls for, ``profiles``)."""
+
+
+def brokers(selection: Selection, catalog: Catalog) -> list[Broker]:
+    """Each broker reference resolved, its feature levels (``4.1@share.version=1``) checked against the
+    release's measured features (``kcompat.harness.features``)."""
     if selection.modes not in MODE_CHOICES:
         raise ConfigError(f"mode is one of {', '.join(MODE_CHOICES)}, not {selection.modes!r}")
     wanted = [line.line.line for line in catalog] if selection.brokers == ("all",) else list(selection.brokers)
-    chosen: list[tuple[KafkaVersion, Mode]] = []
-    for text in wanted:
+    chosen: list[Broker] = []
+    for ref in wanted:
+        text, items = split_ref(ref)
         release = catalog.release(text)  # unknown versions: one line naming the known lines
         modes: tuple[Mode, ...]
         if selection.modes == "default":
@@ -146,8 +155,23 @@ def brokers(selection: Selection, catalog: Catalog) -> list[tuple[KafkaVersion, 
         else:
             raise ConfigError(f"Kafka {release.version} has no {selection.modes} mode "
                               f"(it runs in {', '.join(release.line.modes)})")
-        chosen.extend((release.version, mode) for mode in modes)
+        chosen.extend((release.version, mode, parse_levels(release.version, mode, items, ref) if items else None)
+                      for mode in modes)
     return list(dict.fromkeys(chosen))
+
+
+def profiles(claim: Claim, version: KafkaVersion, mode: Mode, named: Levels | None) -> list[Levels]:
+    """The cluster profiles a claim runs on at one broker: the one its reference names; else the default, and
+    beside it each feature the claim's APIs need enabled at its highest level where the release lists those
+    APIs but keeps the feature off by default (4.1 and ``share.version``).  Other claims keep one profile."""
+    if named is not None:
+        return [named]
+    book = load_features()
+    entry = book.releases.get(version) if mode == "kraft" else None
+    if entry is None:
+        return [()]
+    gates = [f for f in book.gating((claim.api, *claim.requires)) if entry.off_by_default(f)]
+    return [(), *(((f.name, entry.supported[f.name]),) for f in gates)]
 
 
 def client_refs(selection: Selection) -> tuple[ClientRef, ...]:
@@ -172,11 +196,13 @@ def plan(selection: Selection, book: ClaimBook, catalog: Catalog) -> list[Planne
     claims = book.select(selection.kips)
     refs = client_refs(selection)
     shared = {shape: book.shared_needs(*shape) for shape in {c.cluster.shape for c in claims}}
-    cells = [PlannedCell(Cell(claim.id, str(version), mode, str(ref)), claim, version, mode, ref, host)
-             for version, mode in brokers(selection, catalog)
+    cells = [PlannedCell(Cell(claim.id, str(version), mode, str(ref), levels), claim, version, mode, ref, host)
+             for version, mode, named in brokers(selection, catalog)
              for claim in claims
              for host in (hosting(claim, shared[claim.cluster.shape], version, mode),)
+             for levels in profiles(claim, version, mode, named)
              for ref in _clients_for(claim, refs)]
+    cells = list({c.cell: c for c in cells}.values())  # ``4.1,4.1@share.version=1``: each cell once
     return sorted(cells, key=lambda c: (c.version, c.mode, c.cluster_key, c.last, c.cell.client, c.cell.claim_id))
 
 
@@ -225,4 +251,5 @@ class ClusterSpecs:
             properties[plugin.property] = plugin.class_name
         return ClusterSpec.of(cell.version, cell.mode, nodes=needs.nodes, sasl=sasl, server_properties=properties,
                               extra_classpath=classpath, log_dirs=needs.log_dirs,
-                              quorum="dynamic" if cell.dynamic_quorum else "static")
+                              quorum="dynamic" if cell.dynamic_quorum else "static",
+                              features=cell.cell.broker_features)

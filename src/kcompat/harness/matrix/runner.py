@@ -475,6 +475,7 @@ def _infra(cells: Sequence[PlannedCell], run: dict[str, Any], out: Path, reason:
         append_record(out / RECORDS_FILE, Record(
             run_id=run["run_id"], cell_id=planned.cell.id, kip=claim.kip, claim_id=claim.id, api=claim.api,
             broker_version=str(planned.version), broker_mode=planned.mode, provider=config.provider,
+            broker_features=dict(planned.cell.broker_features),
             client_kind=planned.client.kind, client_version=planned.client.version or "",
             client=str(planned.client), broker_nodes=claim.cluster.nodes, security=claim.cluster.profile,
             required_versions={"min": claim.min_version, "max": claim.max_version}, reason=reason,

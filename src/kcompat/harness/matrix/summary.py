@@ -45,11 +45,11 @@ def summary_lines(records: Iterable[Record]) -> list[str]:
         by_kip[record.kip].append(record)
     for kip in sorted(by_kip, key=document_order):
         rows = by_kip[kip]
-        brokers = sorted({f"{r.broker_version}-{r.broker_mode}" for r in rows}, key=_broker_key)
+        brokers = sorted({r.cell.broker for r in rows}, key=_broker_key)
         clients = sorted({r.client or f"{r.client_kind}:{r.client_version}" for r in rows})
         grid: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         for r in rows:
-            grid[(r.client or f"{r.client_kind}:{r.client_version}", f"{r.broker_version}-{r.broker_mode}")][
+            grid[(r.client or f"{r.client_kind}:{r.client_version}", r.cell.broker)][
                 _letter(r)] += 1
         width = max(len(c) for c in clients)
         cells = {key: " ".join(f"{n}{letter}" for letter, n in sorted(counter.items())) for key, counter in grid.items()}

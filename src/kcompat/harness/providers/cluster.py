@@ -23,9 +23,9 @@ from ..config import HarnessConfig
 from ..errors import BootError, HarnessError, JavaError, PortError
 from ..java import JavaRuntime, jit_flags
 from ..ports import PortAllocator
-from ..protocol import ApiVersionRange
+from ..protocol import ApiVersionRange, WireConnection
 from ..reaper import SECRET_FILES, mark_owner, new_run_id
-from ..readiness import BrokerAnswers, ZooKeeperAnswers, wait_until
+from ..readiness import BrokerAnswers, FeaturesFinalized, ZooKeeperAnswers, wait_until
 from ..render import (
     HOST,
     NodeLayout,
@@ -205,6 +205,7 @@ class JvmCluster:
             self._brokers.append(jvm)
             jvm.start()
         self.wait_ready()
+        self._set_features()
         self.boot_seconds = time.monotonic() - started
         for archive in self._archives.values():
             archive.keep_recorded()  # booted: the classes a boot loads are in the lists
@@ -216,6 +217,38 @@ class JvmCluster:
             wait_until(strategy, timeout=self._remaining(), log=node.log_path, alive=self.check_alive)
             self.api_versions = self.api_versions or (strategy.api_versions or [])
             self._progress(f"broker {node.node_id} ready")
+
+    def _set_features(self) -> None:
+        """The spec's feature levels, set with UpdateFeatures (a booted KRaft cluster takes them live, as
+        ``kafka-features upgrade`` does), then awaited in every broker's ApiVersions: no cell runs on a cluster
+        still in its default configuration, and a level that does not take is a boot failure naming it."""
+        if not self.spec.features:
+            return
+        shown = ", ".join(f"{name}={level}" for name, level in self.spec.features)
+        node = self.nodes[0]
+        self._progress(f"setting feature levels {shown}")
+        offered = {r.api_key: r for r in self.api_versions}
+        update = next((r for r in self.api_versions if r.name == "UpdateFeatures"), None)
+        if update is None:
+            raise BootError(f"Kafka {self.spec.version} does not offer UpdateFeatures, so {shown} can't be set",
+                            log=node.log_path)
+        body = {"timeoutMs": 30000, "FeatureUpdates": [{"Feature": name, "MaxVersionLevel": level, "UpgradeType": 1}
+                                                       for name, level in self.spec.features]}
+        try:
+            with WireConnection(HOST, node.port, timeout=35.0) as conn:
+                if self.spec.sasl is not None:
+                    conn.authenticate_plain(self.spec.sasl.super_user, self.spec.sasl.super_password, offered)
+                answer = conn.call("UpdateFeatures", min(update.max_version, 2), body)
+        except HarnessError as exc:
+            raise BootError(f"setting feature levels {shown} on Kafka {self.spec.version} failed: {exc}",
+                            log=node.log_path) from exc
+        errors = [f"{r['Feature']}: {r['ErrorMessage']}" for r in answer.get("Results") or () if r["ErrorCode"]]
+        if answer.get("ErrorCode") or errors:
+            raise BootError(f"Kafka {self.spec.version} refused feature levels {shown}: "
+                            f"{answer.get('ErrorMessage') or '; '.join(errors)}", log=node.log_path)
+        for node in self.nodes:
+            wait_until(FeaturesFinalized(node.port, self.spec.features), timeout=self._remaining(),
+                       log=node.log_path, alive=self.check_alive)
 
     def check_alive(self) -> None:
         """Raise a one-line error naming the cause if any JVM of the cluster has exited."""

@@ -134,10 +134,12 @@ class Matrix:
         return sum(1 for view in self.cells.values() if view.record.intermittent)
 
     @property
-    def columns(self) -> list[tuple[str, str]]:
-        """(mode, broker version): grouped by mode (zk, then kraft), each by version."""
-        seen = {(v.record.broker_mode, v.record.broker_version) for v in self.cells.values()}
-        return sorted(seen, key=lambda c: (MODES.index(c[0]) if c[0] in MODES else len(MODES), version_key(c[1])))
+    def columns(self) -> list[tuple[str, str, str]]:
+        """(mode, broker version, cluster profile): grouped by mode (zk, then kraft), each by version, the default
+        profile (``""``) before those with feature levels (``@share.version=1``): each profile its own column."""
+        seen = {(v.record.broker_mode, v.record.broker_version, v.record.cell.profile) for v in self.cells.values()}
+        return sorted(seen, key=lambda c: (MODES.index(c[0]) if c[0] in MODES else len(MODES), version_key(c[1]),
+                                           c[2]))
 
     @property
     def clients(self) -> list[str]:

@@ -139,7 +139,7 @@ def _grid(matrix: Matrix, out_dir: Path) -> tuple[list[dict[str, Any]], dict[str
         record = view.record
         claims.setdefault(record.claim_id, (record.kip, _group_label(record)))
         client = record.client or record.cell.client
-        column = column_index[(record.broker_mode, record.broker_version)]
+        column = column_index[(record.broker_mode, record.broker_version, record.cell.profile)]
         by_client.setdefault(client, {}).setdefault(record.claim_id, []).append((column, view))
     claim_order = sorted(claims, key=lambda c: (document_order(claims[c][0]), claims[c][1], c))
     claim_index = {c: i for i, c in enumerate(claim_order)}
@@ -169,7 +169,7 @@ def _grid(matrix: Matrix, out_dir: Path) -> tuple[list[dict[str, Any]], dict[str
             groups[-1]["rows"].append(row)
         blocks.append({"client": client, "groups": groups, "counts": counts})
     data = {"outcomes": list(OUTCOMES), "claims": claim_order, "apis": [claims[c][1] for c in claim_order],
-            "columns": [[version, mode] for mode, version in columns], "clients": clients,
+            "columns": [[version, mode, profile] for mode, version, profile in columns], "clients": clients,
             "runs": [[run.label, run.run_id, run.started_at] for run in matrix.runs],
             "series": {view.record.cell_id: view.record.cell.series for view in matrix.cells.values()}
             if matrix.history else {},
@@ -209,9 +209,9 @@ def _cell_data(view: CellView, links: _LogLinks, intern: _Interner, claim: int, 
             intern(record.differences), record.reason or "", log, view.run, history, int(view.changed)]
 
 
-def _mode_groups(columns: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
+def _mode_groups(columns: Sequence[tuple[str, str, str]]) -> list[tuple[str, int]]:
     groups: list[tuple[str, int]] = []
-    for mode, _ in columns:
+    for mode, *_ in columns:
         if groups and groups[-1][0] == mode:
             groups[-1] = (mode, groups[-1][1] + 1)
         else:

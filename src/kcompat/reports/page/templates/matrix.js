@@ -10,7 +10,7 @@
 
   function cellId(c) {
     const col = D.columns[c[1]];
-    return D.claims[c[0]] + "[" + col[0] + "-" + col[1] + "|" + D.clients[c[2]] + "]";
+    return D.claims[c[0]] + "[" + col[0] + "-" + col[1] + (col[2] || "") + "|" + D.clients[c[2]] + "]";
   }
   function kipOf(c) { return D.claims[c[0]].split("/")[0]; }
   function shq(s) {  // Python's shlex.quote, so the page and the Markdown print one command
