@@ -70,6 +70,9 @@ def test_every_declared_operation_against_a_broker(adapter, broker, unique_topic
     checked |= _replicas(adapter, at, topic, node, newer) | _cluster(adapter, at, broker)
     checked |= _acls_without_authorizer(adapter, at, topic)
     checked |= _scram(adapter, at, unique_topic("kc-scram"), broker.spec.version >= KafkaVersion.parse("2.7"))
+    kip_932 = broker.spec.version >= KafkaVersion.parse("4.2")  # share groups on by default (share.version)
+    checked |= _config_resources(adapter, at, topic, broker.spec.version >= KafkaVersion.parse("4.1"))
+    checked |= _share_groups(adapter, at, topic, unique_topic("kc-fg-share"), kip_932)
     offered = next(r.max_version for r in broker.api_versions if r.api_key == 19)  # CreateTopics
     dry = adapter.result("create_topics", at, {"validate_only": True, "topics": [new_topic(topic + "-v")]})
     assert dry["request_version"] == min(7, offered)  # read from the frames the library wrote (it sends up to v7)
@@ -274,3 +277,49 @@ def _acls_without_authorizer(adapter: AdapterProcess, at: Endpoint, topic: str) 
     deleted = adapter.result("delete_acls", at, {"filters": [acl]})
     assert one(deleted, f"topic:{topic}:User:bob:READ:ALLOW")["error_name"] == "SECURITY_DISABLED", deleted
     return {"create_acls", "describe_acls", "delete_acls"}
+
+
+def _config_resources(adapter: AdapterProcess, at: Endpoint, topic: str, kip_1142: bool) -> set[str]:
+    if not kip_1142:  # no ListConfigResources v1 (nor v0 before 3.7): kgo refuses the request itself
+        assert refused(adapter.result("list_config_resources", at, {"resource_types": ["TOPIC"]}))
+        return {"list_config_resources"}
+    listed: dict[str, Any] = {}
+    for _ in attempts(30, interval=0.5):  # a KRaft broker learns of a new topic in its own time
+        listed = adapter.result("list_config_resources", at, {"resource_types": ["TOPIC"]})
+        if f"TOPIC:{topic}" in {r["resource"] for r in listed["resources"]}:
+            break
+    assert one(listed, f"TOPIC:{topic}")["error_name"] == "NONE", listed
+    assert all(r["resource"].startswith("TOPIC:") for r in listed["resources"]), listed
+    return {"list_config_resources"}
+
+
+def _share_groups(adapter: AdapterProcess, at: Endpoint, topic: str, group: str, kip_932: bool) -> set[str]:
+    ops = {"alter_share_group_offsets", "list_share_group_offsets", "describe_share_groups",
+           "delete_share_group_offsets"}
+    if not kip_932:
+        assert refused(adapter.result("alter_share_group_offsets", at, {"group": group, "offsets": [[topic, 0, 0]]}))
+        assert refused(adapter.result("list_share_group_offsets", at, {"group": group, "partitions": None}))
+        assert refused(adapter.result("describe_share_groups", at, {"groups": [group],
+                                                                    "include_authorized_operations": False}))
+        assert refused(adapter.result("delete_share_group_offsets", at, {"group": group, "topics": [topic]}))
+        return ops
+    altered: dict[str, Any] = {}
+    for _ in attempts(30, interval=0.5):  # the share coordinator's state topic is made on first use
+        altered = adapter.result("alter_share_group_offsets", at, {"group": group, "offsets": [[topic, 0, 0]]})
+        if not {r["error_name"] for r in altered["resources"]} & {"COORDINATOR_NOT_AVAILABLE", "NOT_COORDINATOR",
+                                                                   "COORDINATOR_LOAD_IN_PROGRESS"}:
+            break
+    assert one(altered, f"{topic}:0")["error_name"] == "NONE", altered  # the call made the group, empty
+    listed = adapter.result("list_share_group_offsets", at, {"group": group, "partitions": [[topic, 0]]})
+    assert one(listed, f"{topic}:0")["fields"]["offset"] == 0, listed
+    described = adapter.result("describe_share_groups", at, {"groups": [group, group + "-none"],
+                                                             "include_authorized_operations": True})
+    fields = one(described, group)["fields"]
+    assert (fields["state"], fields["members"]) == ("Empty", []), described
+    assert "DESCRIBE" in fields["authorized_operations"], described
+    assert one(described, group + "-none")["error_name"] == "GROUP_ID_NOT_FOUND", described
+    deleted = adapter.result("delete_share_group_offsets", at, {"group": group, "topics": [topic]})
+    assert one(deleted, topic)["error_name"] == "NONE", deleted
+    after = adapter.result("list_share_group_offsets", at, {"group": group, "partitions": None})
+    assert all(r["fields"].get("offset") is None for r in after["resources"]), after
+    return ops

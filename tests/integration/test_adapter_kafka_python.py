@@ -207,3 +207,25 @@ def test_every_kafka_python_error_maps_to_kafkas_name(kc_config: HarnessConfig) 
     mapped = {int(code): name for code, (_, name) in json.loads(done.stdout).items()}
     known = {code: error_name(code) for code in mapped if not error_name(code).startswith("UNKNOWN_SERVER_ERROR_")}
     assert len(known) > 100 and {code: mapped[code] for code in known} == known
+
+
+def test_the_metadata_quorum_and_config_resources_of_a_kafka_4_broker(kafka_cluster_factory, adapter: AdapterProcess,
+                                                                      unique_topic) -> None:
+    """KafkaAdminClient.describe_metadata_quorum (KIP-836) and list_config_resources (KIP-1142, brokers 4.1+)."""
+    cluster = kafka_cluster_factory(ClusterSpec.of("4.4", "kraft"))
+    at, name = endpoint_of(cluster), unique_topic("kc-kp-cfg")
+    quorum = adapter.call("describe_metadata_quorum", at, {})
+    fields = by_name(quorum)["__cluster_metadata-0"]["fields"]
+    assert fields["leader_id"] in fields["voters"] and fields["high_watermark"] > 0, quorum
+    assert quorum["request_version"] is not None  # read off the frames kafka-python logged as sent
+    created = adapter.call("create_topics", at, {"validate_only": False, "topics": [
+        {"name": name, "partitions": 1, "replication_factor": 1, "assignments": None, "configs": {}}]})
+    assert by_name(created)[name]["error_name"] == "NONE", created
+    listed: dict[str, Any] = {}
+    for _ in attempts(SETTLE, interval=0.2):  # a KRaft broker learns of a new topic in its own time
+        listed = adapter.call("list_config_resources", at, {"resource_types": ["TOPIC"]})
+        if f"TOPIC:{name}" in by_name(listed):
+            break
+    assert by_name(listed)[f"TOPIC:{name}"]["error_name"] == "NONE", listed
+    assert all(r["resource"].startswith("TOPIC:") for r in listed["resources"]), listed
+    assert adapter.call("close", at, {})["resources"] == []

@@ -178,3 +178,51 @@ func incrementalAlterConfigs(ctx context.Context, adm *kadm.Client, raw json.Raw
 	}
 	return nil
 }
+
+// configResourceTypes are ConfigResource.Type's names (kcompat's, as the sidecar's) by kadm's type.
+var configResourceTypes = map[kadm.ConfigResourceType]string{kadm.ConfigResourceTopic: "TOPIC",
+	kadm.ConfigResourceBroker: "BROKER", kadm.ConfigResourceBrokerLogger: "BROKER_LOGGER",
+	kadm.ConfigResourceClientMetrics: "CLIENT_METRICS", kadm.ConfigResourceGroupConfig: "GROUP"}
+
+// listConfigResources: each listed resource as TYPE:name; the response's error is a result named cluster.
+func listConfigResources(ctx context.Context, adm *kadm.Client, raw json.RawMessage, r *result) error {
+	var args struct {
+		ResourceTypes []string `json:"resource_types"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	types := []kadm.ConfigResourceType{}
+	for _, name := range args.ResourceTypes {
+		t, ok := configResourceType(name)
+		if !ok {
+			return fmt.Errorf("unknown config resource type %q", name)
+		}
+		types = append(types, t)
+	}
+	listed, err := adm.ListConfigResources(ctx, types...)
+	if err == nil {
+		err = listed.Err
+	}
+	if err != nil {
+		finish(r, []string{"cluster"}, nil, err)
+		return nil
+	}
+	for _, c := range listed.Sorted() {
+		name, ok := configResourceTypes[c.Type]
+		if !ok {
+			name = "UNKNOWN"
+		}
+		r.Add(outcome(name+":"+c.Name, nil, ""))
+	}
+	return nil
+}
+
+func configResourceType(name string) (kadm.ConfigResourceType, bool) {
+	for t, known := range configResourceTypes {
+		if known == name {
+			return t, true
+		}
+	}
+	return kadm.ConfigResourceUnknown, false
+}

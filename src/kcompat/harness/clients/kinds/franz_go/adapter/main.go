@@ -43,6 +43,10 @@ var ops = map[string]op{
 	"delete_consumer_group_offsets":   deleteConsumerGroupOffsets,
 	"describe_user_scram_credentials": describeUserScramCredentials,
 	"alter_user_scram_credentials":    alterUserScramCredentials,
+	"list_config_resources":           listConfigResources, "describe_share_groups": describeShareGroups,
+	"list_share_group_offsets":   listShareGroupOffsets,
+	"alter_share_group_offsets":  alterShareGroupOffsets,
+	"delete_share_group_offsets": deleteShareGroupOffsets,
 }
 
 // clients holds one kgo client per distinct connection (bootstrap, user, password) between calls.

@@ -56,6 +56,7 @@ METHODS = {
     "alter_partition_reassignments": "alter_partition_reassignments",
     "list_partition_reassignments": "list_partition_reassignments", "describe_log_dirs": "describe_log_dirs",
     "delete_consumer_group_offsets": "delete_group_offsets", "describe_features": "describe_features",
+    "list_config_resources": "list_config_resources", "describe_metadata_quorum": "describe_metadata_quorum",
 }
 """Each op and the KafkaAdminClient method it drives: an op is declared only where the release has it."""
 
@@ -754,6 +755,43 @@ def describe_features(admin: Any, args: dict[str, Any], call: Call) -> None:
     call.resources.append(entry("cluster", fields={"features": features}))
 
 
+def list_config_resources(admin: Any, args: dict[str, Any], call: Call) -> None:
+    """Each listed resource as ``TYPE:name``; kafka-python raises the response's error, the result ``cluster``."""
+    try:
+        listed = admin.list_config_resources(list(args["resource_types"]) or None)
+    except Exception as exc:
+        if kafka_name(type(exc))[0] < 0:
+            raise
+        call.resources.append(entry("cluster", exc))
+        return
+    call.resources.extend(entry(f"{kind.upper()}:{name}") for kind, names in sorted(listed.items())
+                          for name in sorted(names))
+
+
+def describe_metadata_quorum(admin: Any, args: dict[str, Any], call: Call) -> None:
+    """The ``__cluster_metadata-0`` partition of the answer, as the sidecar writes it (voters' and observers'
+    ids sorted); kafka-python raises the response's own error, and gives the partition's as its text."""
+    call.result_fields.extend(["leader_id", "leader_epoch", "high_watermark", "voters", "observers"])
+    try:
+        answer = admin.describe_metadata_quorum()
+    except Exception as exc:
+        if kafka_name(type(exc))[0] < 0:
+            raise
+        call.resources.append(entry("__cluster_metadata-0", exc))
+        return
+    found = [(t["topic_name"], p) for t in answer["topics"] for p in t["partitions"]]
+    for topic, partition in found:
+        label = f"{topic}-{partition['partition_index']}"
+        if partition.get("error"):
+            call.resources.append(_error_text(label, str(partition["error"])))
+            continue
+        call.resources.append(entry(label, fields={
+            "leader_id": partition["leader_id"], "leader_epoch": partition["leader_epoch"],
+            "high_watermark": partition["high_watermark"],
+            "voters": sorted(v["replica_id"] for v in partition["current_voters"]),
+            "observers": sorted(o["replica_id"] for o in partition["observers"])}))
+
+
 OPS: dict[str, Callable[[Any, dict[str, Any], Call], None]] = {
     "create_topics": create_topics, "create_partitions": create_partitions, "describe_configs": describe_configs,
     "list_topics": list_topics, "create_acls": create_acls, "describe_topics": describe_topics,
@@ -767,6 +805,7 @@ OPS: dict[str, Callable[[Any, dict[str, Any], Call], None]] = {
     "alter_partition_reassignments": alter_partition_reassignments,
     "list_partition_reassignments": list_partition_reassignments, "describe_log_dirs": describe_log_dirs,
     "delete_consumer_group_offsets": delete_consumer_group_offsets, "describe_features": describe_features,
+    "list_config_resources": list_config_resources, "describe_metadata_quorum": describe_metadata_quorum,
 }
 
 
