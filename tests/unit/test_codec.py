@@ -156,6 +156,8 @@ def test_unknown_tagged_fields_are_kept_and_written_back() -> None:
     ("02" + "07" + "01" + "00" + "07" + "01" + "00", "tag 7 appears twice"),
     ("01" + "01" + "05" + "0000000600", "bad tagged field 1 .*1 of its 5 bytes unread"),
     ("01" + "01" + "09" + "00", "oversized length: .*tagged field 1 announces 9 bytes"),
+    ("02" + "07" + "01" + "00" + "05" + "01" + "00", "tag 5 comes after tag 7"),
+    ("01" + "07" + "ffffffff0f", "oversized length: .*tagged field 7 announces 4294967295 bytes"),
 ])
 def test_a_bad_tagged_field_is_one_line(tail: str, problem: str) -> None:
     frame = CODEC.encode_message("SampleRequest", 2, _body(2))[:-1] + bytes.fromhex(tail)
@@ -183,10 +185,40 @@ def test_defaults_fill_what_a_body_leaves_out() -> None:
     ({"Int8": 300}, "Int8 = 300 does not fit int8"), ({"Name": None}, "Name is None but not nullable"),
     ({"Items": [{"Key": 1}]}, r"Items\[0\].Key must be a str"), ({"Bool": 1}, "Bool must be a bool"),
     ({UNKNOWN_TAGGED: {"x": b""}}, "_unknown_tagged must map tags"),
+    ({"Float64": 10**400}, r"Float64 = \d+ does not fit float64"), ({"Name": "\ud800"}, "Name can't be UTF-8"),
 ])
 def test_a_bad_value_is_one_line(value: dict[str, Any], problem: str) -> None:
     with pytest.raises(CodecError, match=rf"^SampleRequest v1: {problem}.* at byte \d+$"):
         CODEC.encode_message("SampleRequest", 1, _body(1, **value))
+
+
+def test_a_key_of_another_type_is_one_line() -> None:
+    with pytest.raises(CodecError, match=r"^SampleRequest v1: SampleRequest has no field Zz at byte 0$"):
+        CODEC.encode_message("SampleRequest", 1, {**_body(1), 1: 2, "Zz": 3})
+
+
+def _message(**changes: Any) -> str:
+    data = {"apiKey": 1000, "type": "request", "name": "BadRequest", "validVersions": "0", "fields": [],
+            "commonStructs": COMMON}
+    return json.dumps({**data, **changes})
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("[1]", "AttributeError"), ("[" * 100_000, "RecursionError"), ("{", "JSONDecodeError"),
+    (_message(validVersions="0-x"), "bad version range '0-x'"),
+    (_message(fields=[{"name": "A", "type": "int32", "versions": "0+", "default": "ten"}]),
+     "invalid literal for int"),
+    (_message(fields=[{"name": "A", "type": "float64", "versions": "0+", "default": "x"}]), "could not convert"),
+    (_message(fields=[{"name": "A", "type": "Loop", "versions": "0+"}], commonStructs=[
+        {"name": "Loop", "versions": "0+", "fields": [{"name": "B", "type": "[]Loop", "versions": "0+"}]}]),
+     "struct Loop contains itself"),
+    (_message(fields=[{"name": "A", "type": "Nowhere", "versions": "0+"}]), "Nowhere, defined nowhere"),
+], ids=["not-an-object", "deep", "truncated", "range", "int-default", "float-default", "loop", "nowhere"])
+def test_a_definition_that_does_not_parse_is_one_line(text: str, problem: str) -> None:
+    """Checked when the file is read, so a bad default never surfaces as a ValueError while decoding."""
+    with pytest.raises(CodecError, match=r"^kafka-clients 9.9.9: can't read the definition Bad: ") as raised:
+        parse_message(text, "9.9.9", "Bad")
+    assert problem in str(raised.value) and "\n" not in str(raised.value)
 
 
 def _frame(version: int = 1) -> bytes:

@@ -363,9 +363,10 @@ def test_every_operation_folder_declares_its_operation() -> None:
 
 
 SIDECAR_OPS = SRC / "harness" / "clients" / "sidecar" / "kcompat" / "sidecar" / "ops"
-SIDECAR_SERVICE = {"ApiVersions", "Close", "Methods", "MessageRoundTrip", "Version"}
+SIDECAR_SERVICE = {"ApiVersions", "Close", "Methods", "MessageRoundTrip", "SchemaRoundTrip", "Version"}
 """The sidecar's own requests (its versions, its client's methods, closing, its message classes' round trip
-for the codec's tests), performing no admin operation."""
+for the codec's tests, and the schema round trip of releases before message definitions), performing no admin
+operation."""
 
 
 def test_each_operation_names_its_java_class_and_the_sidecar_has_each_one() -> None:

@@ -150,19 +150,24 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
-def _struct(name: str, specs: Iterable[Mapping[str, Any]], common: Mapping[str, Mapping[str, Any]]) -> Struct:
-    return Struct(name, tuple(_field(spec, common) for spec in specs))
+def _struct(name: str, specs: Iterable[Mapping[str, Any]], common: Mapping[str, Mapping[str, Any]],
+            within: tuple[str, ...] = ()) -> Struct:
+    return Struct(name, tuple(_field(spec, common, (*within, name)) for spec in specs))
 
 
-def _field(spec: Mapping[str, Any], common: Mapping[str, Mapping[str, Any]]) -> Field:
+def _field(spec: Mapping[str, Any], common: Mapping[str, Mapping[str, Any]], within: tuple[str, ...]) -> Field:
     kind = FieldType.parse(spec["type"])
     struct = None
     if kind.struct:
+        if "fields" not in spec and kind.name in within:
+            raise ValueError(f"field {spec['name']}: struct {kind.name} contains itself")
         inner = spec["fields"] if "fields" in spec else common.get(kind.name, {}).get("fields")
         if inner is None:
             raise ValueError(f"field {spec['name']} has struct type {kind.name}, defined nowhere")
-        struct = _struct(kind.name, inner, common)
+        struct = _struct(kind.name, inner, common, within)
     default = spec.get("default")
+    if default not in (None, "null") and not kind.struct and not kind.array:
+        _primitive_default(kind.name, str(default))  # a default that decoding would trip on fails here, once
     flexible = spec.get("flexibleVersions")
     return Field(
         name=spec["name"], type=kind, versions=Versions.parse(spec.get("versions")),
@@ -194,7 +199,8 @@ def parse_message(text: str, release: str, source: str = "") -> Message:
             valid=Versions.parse(data["validVersions"]), flexible=Versions.parse(data.get("flexibleVersions")),
             struct=_struct(data["name"], data.get("fields", ()), common), release=release,
             unstable_latest=bool(data.get("latestVersionUnstable", False)))
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:  # not an object; nested
+        # deeper than Python's stack
         raise CodecError(f"kafka-clients {release}: can't read the definition {source or 'text'}: {exc!r}") from exc
 
 

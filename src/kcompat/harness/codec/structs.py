@@ -63,15 +63,17 @@ def read_struct(reader: Reader, struct: Struct, version: int, flexible: bool, pa
 
 def _read_tagged(reader: Reader, known: Mapping[int, Field], out: dict[str, Any], version: int,
                  path: str) -> dict[int, bytes]:
+    """Tagged fields in ascending tag order, each once, as Java's ``TaggedFields`` requires."""
     unknown: dict[int, bytes] = {}
-    seen: set[int] = set()
+    previous = -1
     for _ in range(reader.unsigned_varint(f"{path or 'top-level '}tagged field count")):
         start = reader.offset
         tag = reader.unsigned_varint(f"{path}tag")
         size = reader.unsigned_varint(f"{path}size of tagged field {tag}")
-        if tag in seen:
-            raise reader.fail(f"bad tagged field: tag {tag} appears twice in {path or 'the top level'}", start)
-        seen.add(tag)
+        if tag <= previous:
+            problem = "appears twice" if tag == previous else f"comes after tag {previous}"
+            raise reader.fail(f"bad tagged field: tag {tag} {problem} in {path or 'the top level'}", start)
+        previous = tag
         body = reader.sized(size, f"{path}tagged field {tag}")
         field = known.get(tag)
         if field is None:
@@ -139,7 +141,7 @@ def write_struct(writer: Writer, struct: Struct, value: Any, version: int, flexi
     if not isinstance(value, Mapping):
         raise writer.fail(f"{path or struct.name} must be a dict, not {type(value).__name__}")
     known = {field.name for field in struct.fields}
-    if stray := sorted(set(value) - known - {UNKNOWN_TAGGED}):
+    if stray := sorted(set(value) - known - {UNKNOWN_TAGGED}, key=repr):
         raise writer.fail(f"{struct.name} has no field {path}{stray[0]}")
     tagged = _unknown_tagged(writer, value.get(UNKNOWN_TAGGED) or {}, path)
     for field in struct.fields:
@@ -215,7 +217,7 @@ def write_primitive(writer: Writer, kind: str, value: Any, compact: bool, path: 
             raise writer.fail(f"{path} must be {'an int' if integral else 'a float'} ({kind}), not {value!r}")
         try:
             writer.out += fixed(kind, value)
-        except StructError:
+        except (StructError, OverflowError):  # OverflowError: an int beyond float64
             raise writer.fail(f"{path} = {value} does not fit {kind}") from None
     elif kind == "bool":
         if not isinstance(value, bool):
@@ -233,7 +235,10 @@ def _write_sized(writer: Writer, kind: str, value: Any, compact: bool, path: str
     if kind == "string":
         if not isinstance(value, str):
             raise writer.fail(f"{path} must be a str, not {value!r}")
-        data = value.encode()
+        try:
+            data = value.encode()
+        except UnicodeEncodeError as exc:  # a lone surrogate
+            raise writer.fail(f"{path} can't be UTF-8 ({exc.reason})") from None
         if len(data) > MAX_STRING:
             raise writer.fail(f"{path} is {len(data)} bytes long, a string holds at most {MAX_STRING}")
     elif isinstance(value, (bytes, bytearray, memoryview)):

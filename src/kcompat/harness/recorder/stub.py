@@ -40,6 +40,8 @@ NODE_ID = 1
 CLUSTER_ID = "kcompat-stub"
 IDLE_TIMEOUT = 30.0
 """A connection silent this long is closed (librdkafka's idle connections stay open until the client closes)."""
+STUB_FAILED = "the stub failed on this request"
+"""Marks the problem line of an error of the stub's own (a bug, not the client's bytes): tests look for it."""
 
 
 def advertised() -> dict[int, range]:
@@ -250,6 +252,9 @@ class _Connection(socketserver.BaseRequestHandler):
         except (OSError, WireError) as exc:
             if not stub.closing:
                 stub.recording.problem(f"connection from {self.client_address[1]}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - one client's request must not end the stub's serving: one line
+            stub.recording.problem(f"connection from {self.client_address[1]}: {STUB_FAILED}: "
+                                   f"{type(exc).__name__}: {exc}")
         finally:
             stub.untrack(sock)
 
@@ -382,4 +387,4 @@ class StubBroker:
             return None
 
 
-__all__ = ["Recording", "StubBroker", "advertised"]
+__all__ = ["STUB_FAILED", "Recording", "StubBroker", "advertised"]
