@@ -6,7 +6,7 @@ One broker is booted; a topic is created; then, interleaved round by round so
 drift hits every client alike, DescribeConfigs of that topic is timed:
 
 * raw: a prebuilt DescribeConfigs request sent on an open ``WireConnection``
-  (framing, kio encode/decode and the broker's work: the floor);
+  (framing, the codec's encode/decode and the broker's work: the floor);
 * each client of ``--clients`` (default: every kind, adapters at the releases
   named): the same call through its ``AdminClient``, record conversion
   included (for an adapter: the JSON line each way and the library's own call).

@@ -86,3 +86,45 @@ def test_share_groups_of_a_preview_broker_are_disowned(kafka_cluster_factory: An
     client = admin_client_factory(broker, "java:4.4.0")
     with pytest.raises(Disowned, match="AlterShareGroupOffsets v0 .* gave UNSUPPORTED_VERSION"):
         observe("describe_share_groups", broker, client, kc_config, unique_topic)
+
+
+@pytest.fixture
+def newest(kafka_cluster_factory: Any) -> Any:
+    """Kafka 4.4: share and streams groups on by default."""
+    return kafka_cluster_factory(ClusterSpec.of("4.4", "kraft"))
+
+
+def test_a_share_group_with_a_live_member_is_described_with_it(newest: Any, admin_client_factory: Any,
+                                                                kc_config: Any, unique_topic: Any) -> None:
+    """A member that joined by ShareGroupHeartbeat is what kafka-clients describes: one member, assigned the
+    share topic's partition, the group Stable."""
+    client = admin_client_factory(newest, "java:4.4.0")
+    observed = observe("describe_share_groups", newest, client, kc_config, unique_topic, member=True)
+    assert observed["exception"] is None, observed
+    assert (observed["members"], observed["state"], observed["assigned_partitions"]) == (1, "Stable", [0]), observed
+
+
+def test_share_group_offsets_after_acknowledgement(newest: Any, admin_client_factory: Any, kc_config: Any,
+                                                   unique_topic: Any) -> None:
+    """A live member accepted 3 of 5 records and released the rest: the start offset listed is 3."""
+    client = admin_client_factory(newest, "java:4.4.0")
+    observed = observe("list_share_group_offsets", newest, client, kc_config, unique_topic, accepted=3)
+    assert (observed["error"], observed["offsets"]) == ("NONE", [3]), observed
+
+
+def test_a_share_group_with_a_live_member_is_not_deleted(newest: Any, admin_client_factory: Any, kc_config: Any,
+                                                         unique_topic: Any) -> None:
+    client = admin_client_factory(newest, "java:4.4.0")
+    observed = observe("delete_share_groups", newest, client, kc_config, unique_topic, member=True)
+    assert (observed["error"], observed["deleted"]) == ("NON_EMPTY_GROUP", False), observed
+
+
+def test_a_streams_group_made_by_its_member_is_described(newest: Any, admin_client_factory: Any, kc_config: Any,
+                                                         unique_topic: Any) -> None:
+    """A member's StreamsGroupHeartbeat with a one-subtopology topology makes the group kafka-clients describes:
+    one member owning the source partition's task, the topology's source topic."""
+    client = admin_client_factory(newest, "java:4.4.0")
+    observed = observe("describe_streams_groups", newest, client, kc_config, unique_topic, group="live")
+    assert observed["exception"] is None and observed["described"], observed
+    assert (observed["members"], observed["state"]) == (1, "Stable"), observed
+    assert (observed["assigned_partitions"], observed["source_topics"]) == ([0], [["source"]]), observed

@@ -147,9 +147,9 @@ def test_list_config_resources_at_v0_lists_client_metrics_only() -> None:
         refused = wire_list.list_config_resources(client, ListConfigResourcesArgs(types), None)
         assert refused.exception == "UnsupportedOption" and refused.unsupported_options == ("resource_types",)
     assert len(client.sent) == 1  # the refused listings sent nothing
-    unknown = wire_list.list_config_resources(client, ListConfigResourcesArgs(["CLIENT_METRICS"]), 1)
-    assert unknown.exception == "UnsupportedOption" and "no ListClientMetricsResources v1" in str(
-        unknown.exception_message)
+    client.answer = _entity(error_code=0, config_resources=[_entity(resource_name="s", resource_type=16)])
+    pinned = wire_list.list_config_resources(client, ListConfigResourcesArgs(["CLIENT_METRICS"]), 1)
+    assert pinned.request_version == 1 and len(client.sent) == 2  # v1, Kafka 4.1's, is sent as pinned
 
 
 def test_list_config_resources_names_the_calls_error() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -127,13 +126,15 @@ def test_fields_say_none_as_the_java_client_does() -> None:
     assert producer_fields(state) == {"producer_id": 5, "producer_epoch": 0, "last_sequence": 2,
                                       "last_timestamp": 10, "coordinator_epoch": None,
                                       "current_txn_start_offset": None}
-    started = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+    started = 1_767_225_600_123  # the definitions give ms, kept to the millisecond
     transaction = SimpleNamespace(transaction_state="Ongoing", producer_id=5, producer_epoch=1,
-                                  transaction_timeout=datetime.timedelta(seconds=60), transaction_start_time=started,
+                                  transaction_timeout=60000, transaction_start_time=started,
                                   topics=[SimpleNamespace(topic="b", partitions=[1, 0]), SimpleNamespace(
                                       topic="a", partitions=[0])])
     fields = transaction_fields(transaction)
-    assert fields["timeout_ms"] == 60000 and fields["start_time_ms"] == int(started.timestamp() * 1000)
+    assert fields["timeout_ms"] == 60000 and fields["start_time_ms"] == started
+    assert transaction_fields(SimpleNamespace(**{**vars(transaction), "transaction_start_time": -1}))[
+        "start_time_ms"] is None
     assert fields["partitions"] == ["a:0", "b:0", "b:1"]
 
 

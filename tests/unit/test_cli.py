@@ -220,7 +220,7 @@ def _refused(*args: str, said: str) -> str:
     (["-k", "create("], "-k 'create(': at column"),
     (["--clients", "java:４.4.0"], "'４.4.0' is not a release"),
     (["--clients", "wire@v99999999999999999999", "--kip", "KIP-525"],
-     "kio's schemas define v99999999999999999999 of none of the selection's APIs (CreateTopics, DescribeConfigs"),
+     "Kafka's message definitions have v99999999999999999999 of none of the selection's APIs (CreateTopics, DescribeConfigs"),
 ])
 def test_a_selection_of_nothing_is_one_line_before_anything_boots_in_a_run_and_its_plan(
         tmp_path: Path, args: list[str], said: str) -> None:

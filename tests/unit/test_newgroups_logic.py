@@ -1,37 +1,22 @@
-"""The share- and streams-group operations' pure logic: the API names beyond kio, the wire client's records of
-what it can't send, the set-up's share-group entities on the wire, and the kinds that lack the methods."""
+"""The share- and streams-group operations' pure logic: the API names, the wire client's limits (Kafka's
+definitions, not a library's), the streams set-up's first heartbeat on the wire, and the kinds that lack the
+methods."""
 
 from __future__ import annotations
 
-import datetime
-import io
-import uuid
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from kio.serial import entity_reader, entity_writer
-from kio.schema.errors import ErrorCode
-from kio.static.primitive import i32, i32Timedelta, i64
-
-from kcompat.harness.clients.kinds.wire.unsendable import beyond_kio, no_schema
+from kcompat.harness.clients.kinds.wire import KIND as WIRE
+from kcompat.harness.clients.kinds.wire.groups import request
+from kcompat.harness.codec.catalog import catalog_codec
+from kcompat.harness.catalog import load_catalog
+from kcompat.harness.config import HarnessConfig
 from kcompat.harness.matrix.claims import API_KEYS
-from kcompat.harness.matrix.setups._share_offsets import (
-    AlteredPartition,
-    AlteredTopic,
-    AlterPartition,
-    AlterShareGroupOffsetsRequest,
-    AlterShareGroupOffsetsResponse,
-    AlterTopic,
-    DescribedGroup,
-    DescribedPartition,
-    DescribedTopic,
-    DescribeGroup,
-    DescribeShareGroupOffsetsRequest,
-    DescribeShareGroupOffsetsResponse,
-)
+from kcompat.harness.matrix.setups.streams_groups import SUBTOPOLOGY, _join_body
 from kcompat.harness.operations import operations
-from kcompat.harness.protocol import BEYOND_KIO, ApiVersionRange, api_name
+from kcompat.harness.protocol import api_name, build_request, definitions_release
 
 NEW = ("describe_share_groups", "list_share_group_offsets", "alter_share_group_offsets",
        "delete_share_group_offsets", "delete_share_groups", "describe_streams_groups",
@@ -39,66 +24,54 @@ NEW = ("describe_share_groups", "list_share_group_offsets", "alter_share_group_o
        "delete_streams_groups")
 
 
-def test_apis_kio_lacks_have_kafkas_names_for_claims_and_limits() -> None:
+def test_the_new_apis_have_kafkas_names_for_claims_and_limits() -> None:
     assert api_name(90) == "DescribeShareGroupOffsets" and api_name(89) == "StreamsGroupDescribe"
-    assert api_name(77) == "ShareGroupDescribe"  # kio's own name wins where it has one
+    assert api_name(77) == "ShareGroupDescribe" and api_name(74) == "ListClientMetricsResources"  # the claims' name
     assert api_name(9999) is None
-    assert {name: API_KEYS[name] for name in BEYOND_KIO.values()} == {v: k for k, v in BEYOND_KIO.items()}
     assert {operations()[op].api for op in NEW} <= set(API_KEYS)
 
 
-def _wire(offered: dict[int, tuple[int, int]]) -> Any:
-    ranges = {key: ApiVersionRange(key, low, high) for key, (low, high) in offered.items()}
-    return SimpleNamespace(kind="wire", version="0.5.0", api_versions=lambda: ranges)
+def test_the_wire_clients_limits_are_the_definitions_stable_versions() -> None:
+    """Every API the merged definitions hold, up to its newest stable version: DescribeCluster v2 and the
+    streams and share-group APIs of Kafka 4 included, where a library's schemas stopped short."""
+    codec = catalog_codec()
+    limits = WIRE.limits(SimpleNamespace(version=definitions_release()), HarnessConfig.resolve())
+    assert limits.newest["DescribeCluster"] == 2 and limits.newest["ShareGroupDescribe"] == 1
+    for name in ("StreamsGroupDescribe", "DescribeShareGroupOffsets", "AlterShareGroupOffsets",
+                 "DeleteShareGroupOffsets"):
+        assert limits.newest[name] == max(codec.versions(name)) - len(codec.unstable(name))
+    newest_release = str(list(load_catalog())[-1].newest)
+    assert limits.release == definitions_release() and definitions_release().endswith(f"+{newest_release}")
 
 
-def test_a_broker_offering_only_versions_beyond_kio_gets_nothing() -> None:
-    result = beyond_kio(_wire({77: (1, 1)}), "describe_share_groups", 77, None)
-    assert result is not None and result.exception == "UnsupportedVersion" and result.request_version is None
-    assert "ShareGroupDescribe v1-v1, kio 0-0; nothing was sent" in str(result.exception_message)
+@pytest.mark.parametrize(("api", "values"), [
+    (89, {"group_ids": ("g",), "include_authorized_operations": True, "include_topology_description": False}),
+    (90, {"groups": [{"group_id": "g", "topics": [{"topic_name": "t", "partitions": [0]}]}]}),
+    (91, {"group_id": "g", "topics": [{"topic_name": "t", "partitions": [{"partition_index": 0,
+                                                                             "start_offset": 2}]}]}),
+    (92, {"group_id": "g", "topics": [{"topic_name": "t"}]}),
+    (77, {"group_ids": ("g",), "include_authorized_operations": False})])
+def test_the_new_group_requests_are_built_by_field_name_and_encode(api: int, values: dict[str, Any]) -> None:
+    codec = catalog_codec()
+    version = codec.versions(api)[-1]
+    built = request(api, version, **values)
+    _, body = codec.decode_request(codec.encode_request(api, version, {"CorrelationId": 1, "ClientId": "t"},
+                                                        built.body))
+    assert {name: body[name] for name in built.body} == built.body
 
 
-@pytest.mark.parametrize(("offered", "pin"), [({77: (0, 0)}, None), ({}, None), ({77: (1, 1)}, 0)])
-def test_a_version_kio_has_goes_ahead(offered: dict[int, tuple[int, int]], pin: int | None) -> None:
-    """Offered v0 (brokers 4.0), not offered at all (the send records the broker's lack), or pinned."""
-    assert beyond_kio(_wire(offered), "describe_share_groups", 77, pin) is None
-
-
-def test_an_api_without_a_kio_schema_is_a_record_not_an_exception() -> None:
-    result = no_schema(_wire({}), "alter_share_group_offsets", 91)
-    assert (result.operation, result.client, result.exception) == ("alter_share_group_offsets", "wire",
-                                                                  "UnsupportedVersion")
-    assert result.exception_message == ("kio 0.5.0 has no schema of AlterShareGroupOffsets (API key 91); "
-                                        "nothing was sent")
-
-
-def _bytes(entity: Any) -> bytes:
-    out = io.BytesIO()
-    entity_writer(type(entity))(out, entity)
-    return out.getvalue()
-
-
-def test_the_set_ups_share_group_requests_are_kafkas_flexible_v0() -> None:
-    alter = AlterShareGroupOffsetsRequest(group_id="g", topics=(AlterTopic(topic_name="t", partitions=(
-        AlterPartition(partition_index=i32(0), start_offset=i64(2)),)),))
-    # compact strings and arrays (length + 1), an int32 index, an int64 offset, empty tagged fields
-    assert _bytes(alter) == bytes.fromhex("0267" "02" "0274" "02" "00000000" "0000000000000002" "00" "00" "00")
-    describe = DescribeShareGroupOffsetsRequest(groups=(DescribeGroup(group_id="g", topics=None),))
-    assert _bytes(describe) == bytes.fromhex("02" "0267" "00" "00" "00")  # null topics: every partition
-
-
-@pytest.mark.parametrize("response", [
-    AlterShareGroupOffsetsResponse(throttle_time=i32Timedelta.parse(datetime.timedelta(0)), error_code=ErrorCode.none, error_message=None,
-                                   responses=(AlteredTopic(topic_name="t", topic_id=uuid.uuid4(), partitions=(
-                                       AlteredPartition(partition_index=i32(0), error_code=ErrorCode.none),)),)),
-    DescribeShareGroupOffsetsResponse(throttle_time=i32Timedelta.parse(datetime.timedelta(0)), groups=(DescribedGroup(
-        group_id="g", error_code=ErrorCode.group_id_not_found, error_message="Group g not found.", topics=(DescribedTopic(
-            topic_name="t", topic_id=uuid.uuid4(), partitions=(DescribedPartition(
-                partition_index=i32(0), start_offset=i64(3), leader_epoch=i32(0), error_code=ErrorCode.none),)),)),)),
-])
-def test_the_set_ups_share_group_responses_read_back(response: Any) -> None:
-    read, _ = entity_reader(type(response))(_bytes(response), 0)
-    assert read == response
+def test_the_streams_members_first_heartbeat_carries_its_topology() -> None:
+    """The set-up's join (MemberEpoch 0) is a StreamsGroupHeartbeat every defined version encodes, its one
+    subtopology reading the source topic."""
+    codec = catalog_codec()
+    for version in codec.versions("StreamsGroupHeartbeat"):
+        built = build_request(88, version, group_id="g", member_id="m", endpoint_information_epoch=0,
+                              **_join_body("t"))
+        _, body = codec.decode_request(codec.encode_request(88, version, {"CorrelationId": 1, "ClientId": "t"},
+                                                            built.body))
+        assert body["MemberEpoch"] == 0 and body["Topology"]["Subtopologies"] == [{
+            "SubtopologyId": SUBTOPOLOGY, "SourceTopics": ["t"], "SourceTopicRegex": [], "StateChangelogTopics": [],
+            "RepartitionSinkTopics": [], "RepartitionSourceTopics": [], "CopartitionGroups": []}]
 
 
 @pytest.mark.parametrize("name", NEW)

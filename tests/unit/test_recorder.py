@@ -4,7 +4,6 @@ own wire connection (what real clients send it is tested in tests/integration/te
 from __future__ import annotations
 
 import datetime
-import io
 import socket
 import struct
 import uuid
@@ -14,10 +13,11 @@ import pytest
 from kio.index import load_response_schema
 from kio.schema.errors import ErrorCode
 from kio.schema.index import api_key_map
-from kio.serial import entity_reader, entity_writer
+from kio.serial import entity_reader
 
 from kcompat.harness import WireError
-from kcompat.harness.protocol import API_VERSIONS, METADATA, MAX_FRAME, WireConnection, build_request, metadata_request
+from kcompat.harness.protocol import (API_VERSIONS, METADATA, MAX_FRAME, Request, WireConnection, build_request,
+                                      metadata_request, request_payload)
 from kcompat.harness.catalog import load_catalog
 from kcompat.harness.codec import Codec, CodecError
 from kcompat.harness.recorder import Recording, StubBroker, advertised
@@ -38,13 +38,8 @@ CREATE_TOPICS = 19
 
 def _frame(request: object, correlation_id: int = 7) -> bytes:
     """A request as a client puts it on the wire, without the size prefix."""
-    header = request.__header_schema__(request_api_key=request.__api_key__,  # type: ignore[attr-defined]
-                                       request_api_version=request.__version__,  # type: ignore[attr-defined]
-                                       correlation_id=correlation_id, client_id="test")
-    body = io.BytesIO()
-    entity_writer(type(header))(body, header)
-    entity_writer(type(request))(body, request)
-    return body.getvalue()
+    assert isinstance(request, Request)
+    return request_payload(request, correlation_id, "test")
 
 
 def _response(frame: bytes, api_key: int, version: int) -> tuple[int, object]:

@@ -4,7 +4,6 @@ loopback in front of the stub broker (what real clients send through it: tests/i
 from __future__ import annotations
 
 import dataclasses
-import io
 import socket
 import socketserver
 import struct
@@ -16,11 +15,10 @@ import pytest
 from kio.index import load_response_schema
 from kio.schema.errors import ErrorCode
 from kio.schema.index import api_key_map
-from kio.serial import entity_writer
 
 from kcompat.harness import WireError
-from kcompat.harness.protocol import (API_VERSIONS, METADATA, SASL_HANDSHAKE, WireConnection, build_request,
-                                      metadata_request)
+from kcompat.harness.protocol import (API_VERSIONS, METADATA, SASL_HANDSHAKE, Request, WireConnection, build_request,
+                                      metadata_request, request_payload)
 from kcompat.harness.recorder import (CrossCheck, Mark, Recorders, RequestRecorder, SentRequest, StubBroker, Traffic,
                                       cross_check)
 from kcompat.harness.recorder.proxy import POLL
@@ -39,13 +37,8 @@ PROXIED = {("127.0.0.1", 9092): ("127.0.0.1", 40001), ("127.0.0.1", 9093): ("127
 
 def _request(request: object, correlation_id: int = 7, client_id: str | None = "test") -> bytes:
     """A request as a client puts it on the wire, without the size prefix."""
-    header = request.__header_schema__(request_api_key=request.__api_key__,  # type: ignore[attr-defined]
-                                       request_api_version=request.__version__,  # type: ignore[attr-defined]
-                                       correlation_id=correlation_id, client_id=client_id)
-    body = io.BytesIO()
-    entity_writer(type(header))(body, header)
-    entity_writer(type(request))(body, request)
-    return body.getvalue()
+    assert isinstance(request, Request)
+    return request_payload(request, correlation_id, client_id)
 
 
 def _framed(payload: bytes) -> bytes:

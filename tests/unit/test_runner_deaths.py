@@ -123,7 +123,7 @@ def test_a_cell_whose_library_aborts_the_process_every_time_is_a_deviation_in_it
     cell_id = "DOCS-admin/delete-consumer-groups[1.0.2-zk|confluent:2.0.2]"
     claim = SimpleNamespace(kip="DOCS-admin", id="DOCS-admin/delete-consumer-groups", api="DeleteGroups",
                             cluster=SimpleNamespace(nodes=1, profile="plaintext"), min_version=0, max_version=None)
-    planned = SimpleNamespace(cell=SimpleNamespace(id=cell_id), claim=claim, version="1.0.2", mode="zk",
+    planned = SimpleNamespace(cell=SimpleNamespace(id=cell_id, broker_features=()), claim=claim, version="1.0.2", mode="zk",
                               client=ClientRef("confluent", "2.0.2"))
     log = tmp_path / "pytest-main.log"
     words = {"abort": "*** rdkafka_op.c:1: rd_kafka_enq_once_del_source_return: assert: eonce->refcnt > 0 ***",

@@ -1,28 +1,30 @@
-"""A small synchronous Kafka protocol connection built on ``kio``.
+"""A small synchronous Kafka protocol connection over Kafka's own message definitions.
 
-``kio`` holds Kafka's message schemas as Python types (generated from the
-``*.json`` files under ``clients/src/main/resources/common/message``), so no
-codec is written here: this module only frames requests, matches correlation
-ids and picks versions.  It is what readiness and ``brokers probe`` use, and
-what the wire-level client builds on.
+The catalog's codec (``kcompat.harness.codec``, docs/CODEC.md) encodes and
+decodes every version of every API the catalog's kafka-clients releases
+define; this module frames requests, matches correlation ids, picks versions
+and builds requests from the harness's snake_case names
+(``kcompat.harness.messages``).  It is what readiness and ``brokers probe``
+use, and what the wire-level client builds on.
 """
 
 from __future__ import annotations
 
-import io
+import functools
 import itertools
 import socket
 import struct
-import sys
-from dataclasses import dataclass, fields
 from collections.abc import Mapping
-from typing import Any, Self
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Self
 
-from kio.index import UnknownAPIKey, UnknownEntity, load_request_schema, load_response_schema
-from kio.schema.index import api_key_map
-from kio.serial import entity_reader, entity_writer
-
+from .codec.names import known_names
 from .errors import NotOffered, WireError
+from .messages import Fields, Part
+
+if TYPE_CHECKING:
+    from .codec import Codec
+    from .codec.schema import Struct
 
 API_VERSIONS = 18
 METADATA = 3
@@ -30,25 +32,39 @@ SASL_HANDSHAKE = 17
 SASL_AUTHENTICATE = 36
 MAX_FRAME = 64 * 1024 * 1024
 
+FORMER_NAMES = {74: "ListClientMetricsResources"}
+"""APIs the definitions have since renamed, under the name claims and records have always used for them."""
 
-BEYOND_KIO = {88: "StreamsGroupHeartbeat", 89: "StreamsGroupDescribe", 90: "DescribeShareGroupOffsets",
-              91: "AlterShareGroupOffsets", 92: "DeleteShareGroupOffsets"}
-"""APIs of Kafka 4.x that kio 0.5.0 has no schema of (KIP-932, KIP-1071), by key as Kafka's message schemas
-(``common/message/*Request.json``) name them: a claim, a broker's ApiVersions and kafka-clients' limits can
-name them; no kio client can send them."""
+
+def _codec() -> Codec:
+    from .codec.catalog import catalog_codec
+
+    return catalog_codec()
+
+
+@functools.cache
+def _names() -> dict[int, str]:
+    return known_names() | FORMER_NAMES
+
+
+def api_names() -> dict[int, str]:
+    """Every API key the catalog's releases define, by name (a renamed one under ``FORMER_NAMES``'s), known
+    without any jar (``codec.names``)."""
+    return dict(_names())
 
 
 def api_name(api_key: int) -> str | None:
-    """Kafka's name for an API key (``ApiVersions``), or None if kio and ``BEYOND_KIO`` predate it."""
-    snake = api_key_map.get(api_key)
-    if snake is None:
-        return BEYOND_KIO.get(api_key)
-    return "".join(part.capitalize() for part in str(snake).split("_"))
+    """Kafka's name for an API key (``ApiVersions``), or None if no catalog release defines it."""
+    known = _names().get(api_key)
+    if known is not None:
+        return known
+    return {key: name for name, key in _codec().apis().items()}.get(api_key)
 
 
 def api_key(name: str) -> int | None:
-    """The key of the API Kafka names ``name`` (``CreateTopics`` -> 19), or None if kio and ``BEYOND_KIO`` lack it."""
-    return next((key for key in (*api_key_map, *BEYOND_KIO) if api_name(key) == name), None)
+    """The key of the API Kafka names ``name`` (``CreateTopics`` -> 19), or None if no catalog release has it."""
+    found = next((key for key, known in _names().items() if known == name), None)
+    return found if found is not None else _codec().apis().get(name)
 
 
 @dataclass(frozen=True)
@@ -66,87 +82,147 @@ class ApiVersionRange:
                 "min_version": self.min_version, "max_version": self.max_version}
 
 
+@functools.cache
+def definitions_release() -> str:
+    """The kafka-clients releases whose definitions the codec merged, oldest first (``3.9.2+4.4.0``): the wire
+    client's version in records."""
+    from .versions import KafkaVersion
+
+    codec = _codec()
+    found = {codec.message(f"{name}Request", v).release for name in codec.apis() for v in codec.versions(name)}
+    return "+".join(sorted(found, key=KafkaVersion.parse))
+
+
+@functools.cache
 def client_versions(api_key: int) -> range:
-    """The request versions of ``api_key`` that kio can encode."""
-    versions: list[int] = []
-    for version in range(0, 64):
-        try:
-            load_request_schema(api_key, version)
-        except (UnknownAPIKey, UnknownEntity):
-            if versions:
-                break
+    """The request versions of ``api_key`` the catalog's codec speaks (stable ones: a release's unstable
+    newest never counts)."""
+    from .codec.catalog import codec_versions
+
+    versions = codec_versions().get(api_key, [])
+    return range(versions[0], versions[-1] + 1) if versions else range(0)
+
+
+@functools.cache
+def by_name(api_key: int) -> range:
+    """The versions of ``client_versions`` that still name topics: the harness addresses topics by name, and a
+    version that takes a topic's id instead (KIP-516: Produce v13, OffsetCommit v10, OffsetFetch v10,
+    TxnOffsetCommit v6) is sent only where a cell pins it."""
+    ours = client_versions(api_key)
+    named = [v for v in ours if not _ids_only(request_type(api_key, v).struct, v)]
+    return range(ours[0], named[-1] + 1) if named else range(0)
+
+
+def _ids_only(struct: Struct, version: int) -> bool:
+    """Whether some struct below ``struct`` has a topic id but, at ``version``, no longer its name."""
+    for field in struct.fields:
+        if field.struct is None:
             continue
-        versions.append(version)
-    if not versions:
-        return range(0)
-    return range(versions[0], versions[-1] + 1)
+        inner = {f.name: f.present(version) for f in field.struct.fields}
+        if inner.get("TopicId") and any(inner.get(n) is False for n in ("Name", "TopicName")):
+            return True
+        if _ids_only(field.struct, version):
+            return True
+    return False
 
 
 def pick_version(api_key: int, broker: dict[int, ApiVersionRange]) -> int:
-    """The highest version both the broker and kio speak."""
+    """The highest version both the broker and the catalog's definitions speak (that names topics, ``by_name``)."""
     theirs = broker.get(api_key)
-    ours = client_versions(api_key)
+    ours = by_name(api_key)
     if theirs is None or not ours:
         raise NotOffered(f"the broker does not offer API {api_name(api_key) or api_key}")
     high = min(theirs.max_version, ours[-1])
     if high < max(theirs.min_version, ours[0]):
         raise NotOffered(
             f"no common version of {api_name(api_key)}: broker {theirs.min_version}-{theirs.max_version}, "
-            f"kio {ours[0]}-{ours[-1]}"
+            f"definitions {ours[0]}-{ours[-1]}"
         )
     return high
 
 
-def build_request(api_key: int, version: int, **values: Any) -> Any:
-    """A request of this exact version, given values by field name.
+@dataclass(frozen=True)
+class Request:
+    """One request of ``api_key`` at ``version``: its body by the definitions' names, as the codec encodes it."""
+
+    api_key: int
+    version: int
+    body: Mapping[str, Any]
+
+    def __getattr__(self, name: str) -> Any:
+        """A field read as a response's are (``request.topics[0].name``): what tests and logs look at."""
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(Fields(self.body), name)
+
+
+@functools.cache
+def request_type(api_key: int, version: int) -> Part:
+    """A request version's struct (``Part``): what builds its body and says which fields it has."""
+    codec = _codec()
+    name = api_name(api_key) or str(api_key)
+    if version not in client_versions(api_key):
+        raise WireError(f"no catalog release defines {name} v{version} (stable)")
+    message = codec.message(f"{codec_name(api_key)}Request", version)
+    return Part(message.struct, version, name)
+
+
+def codec_name(api_key: int) -> str:
+    """The definitions' current name of an API (``ListConfigResources`` for key 74)."""
+    return next(name for name, key in _codec().apis().items() if key == api_key)
+
+
+def build_request(api_key: int, version: int, **values: Any) -> Request:
+    """A request of this exact version, given values by the harness's field names (``validate_only``).
 
     Fields the version lacks are dropped when their value is empty or false,
     so one call site builds every version; a meaningful value the version
     can't carry (``validate_only=True`` at CreateTopics v0) is an error rather
-    than a silently different request.
+    than a silently different request.  A field left out takes its default.
     """
-    try:
-        schema = load_request_schema(api_key, version)
-    except (UnknownAPIKey, UnknownEntity) as exc:
-        raise WireError(f"kio has no {api_name(api_key) or api_key} v{version} request") from exc
-    names = {item.name for item in fields(schema)}
-    lost = sorted(key for key, value in values.items() if key not in names and value not in (None, False, (), 0))
-    if lost:
-        raise WireError(f"{api_name(api_key)} v{version} has no field {', '.join(lost)}; "
-                        "pick a version that carries it or leave it unset")
-    return schema(**{key: value for key, value in values.items() if key in names})
+    return Request(api_key, version, request_type(api_key, version).values(values))
 
 
 def request_fields(api_key: int, version: int) -> frozenset[str]:
     """The field names a request version has (``validate_only`` is not in CreateTopics v0)."""
-    try:
-        schema = load_request_schema(api_key, version)
-    except (UnknownAPIKey, UnknownEntity) as exc:
-        raise WireError(f"kio has no {api_name(api_key) or api_key} v{version} request") from exc
-    return frozenset(item.name for item in fields(schema))
+    return request_type(api_key, version).names()
 
 
-def nested_type(api_key: int, version: int, name: str, **empty: Any) -> Any:
-    """A nested entity class of a request version (``CreatableTopic`` of CreateTopics v5).
-
-    kio generates one module per version; the request built empty (``empty``
-    fills its required fields) leads to the module that holds its parts.
-    """
-    request_type = type(build_request(api_key, version, **empty))
-    return getattr(sys.modules[request_type.__module__], name)
+def nested_type(api_key: int, version: int, name: str, **empty: Any) -> Part:
+    """A nested struct of a request version by its definition's name (``CreatableTopic`` of CreateTopics v5):
+    called with values by field name, it makes one entry of the request.  (``empty`` is accepted and
+    unused: callers once had to build the request empty to reach its parts.)"""
+    return _nested(api_key, version, name)
 
 
-def encoded_size(entity: Any) -> int:
-    """Bytes a decoded request or response takes on the wire (its body, without header and frame)."""
-    body = io.BytesIO()
-    entity_writer(type(entity))(body, entity)
-    return len(body.getvalue())
+@functools.cache
+def _nested(api_key: int, version: int, name: str) -> Part:
+    found = request_type(api_key, version).find(name)
+    if found is None:
+        raise WireError(f"{api_name(api_key)} v{version} has no struct {name}")
+    return found
 
 
-def metadata_request(version: int, topics: tuple[Any, ...] | None) -> Any:
-    """Metadata at ``version`` for ``topics`` (None: all), never creating topics."""
-    return build_request(METADATA, version, topics=topics, allow_auto_topic_creation=False,
+def request_payload(request: Request, correlation_id: int, client_id: str | None) -> bytes:
+    """A request's header and body as a client puts them on the wire, without the size prefix."""
+    header = {"CorrelationId": correlation_id, "ClientId": client_id}
+    return _codec().encode_request(request.api_key, request.version, header, request.body)[4:]
+
+
+def encoded_size(request: Request) -> int:
+    """Bytes a request's body takes on the wire (without header and frame)."""
+    return len(_codec().encode_message(f"{codec_name(request.api_key)}Request", request.version, request.body))
+
+
+def metadata_request(version: int, topics: tuple[Any, ...] | None) -> Request:
+    """Metadata at ``version`` for ``topics`` (None: all; v0 says all with no topics), never creating topics."""
+    return build_request(METADATA, version, topics=() if topics is None and version == 0 else topics, allow_auto_topic_creation=False,
                          include_cluster_authorized_operations=False, include_topic_authorized_operations=False)
+
+
+def MetadataRequestTopic(**values: Any) -> dict[str, Any]:  # noqa: N802 - found by that name on a request's module
+    """A Metadata request's topic entry by field name, whatever the version (the request converts it)."""
+    return values
 
 
 @dataclass(frozen=True)
@@ -190,54 +266,50 @@ class WireConnection:
     def close(self) -> None:
         self._sock.close()
 
-    def send(self, request: Any) -> Any:
-        """Send one request and return the decoded response entity."""
+    def send(self, request: Request) -> Fields:
+        """Send one request and return its decoded response, read by field name (``response.error_code``)."""
         return self.decode(self.exchange(request))
 
-    def exchange(self, request: Any) -> ResponseFrame:
+    def exchange(self, request: Request | Any) -> ResponseFrame:
         """Send one request and return its response undecoded, as it came off the socket.
 
         For measuring what a response costs on the wire (bench/listing.py)
-        apart from decoding it in Python; ``send`` is ``decode(exchange())``.
+        apart from decoding it; ``send`` is ``decode(exchange())``.  A set-up
+        may still hand over a kio entity it declares itself: it is written by
+        kio (``_kio_payload``), the only way kio is reached from here.
         """
-        api_key, version = int(request.__api_key__), int(request.__version__)
         correlation_id = next(self._correlation)
-        header = request.__header_schema__(
-            request_api_key=api_key, request_api_version=version,
-            correlation_id=correlation_id, client_id=self.client_id,
-        )
-        body = io.BytesIO()
-        entity_writer(type(header))(body, header)
-        entity_writer(type(request))(body, request)
-        self._write_frame(body.getvalue())
+        if isinstance(request, Request):
+            api_key, version = request.api_key, request.version
+            payload = request_payload(request, correlation_id, self.client_id)
+        else:
+            api_key, version = int(request.__api_key__), int(request.__version__)
+            payload = _kio_payload(request, correlation_id, self.client_id)
+        self._write_frame(payload)
         return ResponseFrame(api_key, version, correlation_id, self._read_frame())
 
-    def decode(self, frame: ResponseFrame) -> Any:
-        """The response entity of a frame ``exchange`` returned."""
-        # ApiVersions responses always use header v0 so old clients can read
-        # the error; kio's response schema says which header each one uses.
-        api_key, version = frame.api_key, frame.version
-        response_type = load_response_schema(api_key, version)
+    def decode(self, frame: ResponseFrame) -> Fields:
+        """The response of a frame ``exchange`` returned (the request's API and version say how to read it)."""
+        header, answer = self.decode_raw(frame)
+        if header["CorrelationId"] != frame.correlation_id:
+            raise WireError(f"{self.address} answered correlation id {header['CorrelationId']}, "
+                            f"expected {frame.correlation_id}")
+        return Fields(answer)
+
+    def decode_raw(self, frame: ResponseFrame) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(header, body) of a response frame by the definitions' names; a bad frame is a ``WireError``."""
         try:
-            response_header, offset = entity_reader(response_type.__header_schema__)(frame.data, 0)
-            if response_header.correlation_id != frame.correlation_id:
-                raise WireError(f"{self.address} answered correlation id "
-                                f"{response_header.correlation_id}, expected {frame.correlation_id}")
-            response, _ = entity_reader(response_type)(frame.data, offset)
-        except WireError:
-            raise
-        except Exception as exc:  # kio raises plain ValueErrors on malformed data
-            raise WireError(f"can't decode {api_name(api_key)} v{version} from {self.address}: {exc}") from exc
-        return response
+            return _codec().decode_response(frame.api_key, frame.version, _framed(frame.data))
+        except WireError as exc:
+            raise WireError(f"can't decode {api_name(frame.api_key)} v{frame.version} from {self.address}: "
+                            f"{exc}") from exc
 
     def call(self, api: str | int, version: int, body: Mapping[str, Any]) -> dict[str, Any]:
         """One request through the catalog's codec (``kcompat.harness.codec``), any API at any version a catalog
         release defines; ``body`` and the answer use the definitions' field names (``GroupId``), a field left
         out takes its default.  A frame that can't be encoded or decoded is a ``WireError`` naming API, version
         and byte offset."""
-        from .codec.catalog import catalog_codec
-
-        codec = catalog_codec()
+        codec = _codec()
         correlation_id = next(self._correlation)
         self._write_frame(codec.encode_request(api, version, {"CorrelationId": correlation_id,
                                                               "ClientId": self.client_id}, body)[4:])
@@ -305,3 +377,18 @@ class WireConnection:
 
 def _framed(payload: bytes) -> bytes:
     return struct.pack(">i", len(payload)) + payload
+
+
+def _kio_payload(request: Any, correlation_id: int, client_id: str) -> bytes:
+    """Header and body of a request a set-up declared as a kio entity (the APIs kio 0.5.0 lacks, declared
+    beside their set-up), written by kio."""
+    import io
+
+    from kio.serial import entity_writer
+
+    header = request.__header_schema__(request_api_key=request.__api_key__, request_api_version=request.__version__,
+                                       correlation_id=correlation_id, client_id=client_id)
+    body = io.BytesIO()
+    entity_writer(type(header))(body, header)
+    entity_writer(type(request))(body, request)
+    return body.getvalue()

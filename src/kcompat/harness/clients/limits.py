@@ -41,11 +41,9 @@ from collections.abc import Callable, Collection, Mapping
 from importlib import resources
 from pathlib import Path
 
-from kio.schema.index import api_key_map
-
 from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
-from ..protocol import BEYOND_KIO, api_name
+from ..protocol import api_names
 from ..recorder import StubBroker, advertised
 from ..operations import NoImplementation, operations, perform
 from . import client_for, kind
@@ -60,7 +58,7 @@ CEILING_WAIT = 15.0
 """Seconds the open-ended pass waits for a client's first request of each API it reached the ceiling of."""
 OPEN_ENDED = range(0, 32768)
 TOPIC = "kcompat-limits"
-_API_NAMES = {key: name for key in (*api_key_map, *BEYOND_KIO) if (name := api_name(key)) is not None}
+_API_NAMES = api_names()
 
 
 def exercise(admin: AdminClient, apis: Collection[str] | None = None, stop: threading.Event | None = None,

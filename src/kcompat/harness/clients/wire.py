@@ -1,16 +1,17 @@
-"""The wire client: admin requests at an exact version, decoded by kio, nothing hidden.
+"""The wire client: admin requests at an exact version, through Kafka's own message definitions, nothing hidden.
 
 Its public transport is ``WireClient.send``: an operation
 (``kcompat.harness.operations``) gives it an API key, the version the cell
 pins (or None: the highest both sides have) and a function building the
 request at the version chosen, and gets back the version sent and the
 decoded response; ``observed`` turns a refused version into the call's
-record.  What builds and decodes the request (kio today) is the operation's
-business, not the transport's.
-
-kio 0.5.0 is pinned because it still carries the request versions Kafka 4.0
-removed (CreateTopics v0-v1, DescribeConfigs v0, Metadata v0-v3): old brokers
-and KIP-108's v0/v1 claims need them; kio 0.6 dropped them.
+record.  Requests are encoded and responses decoded by the catalog's codec
+(``kcompat.harness.codec``): the definitions of kafka-clients 3.9.2 and the
+catalog's newest release, merged, so every version a catalog release ships
+stably can be sent, the ones Kafka 4.0 removed (CreateTopics v0-v1,
+DescribeConfigs v0, Metadata v0-v3) as well as Kafka 4's newest.  Responses
+are read by field name (``kcompat.harness.messages``): error codes are ints,
+times ms, uuids ``uuid.UUID``.
 
 ``result_fields`` lists the response fields that exist at the version sent,
 so a scenario can assert a field's absence exactly; tagged fields (such as
@@ -25,17 +26,16 @@ import enum
 import functools
 import uuid
 from collections.abc import Callable
-from importlib.metadata import version as dist_version
 from typing import Any, TypeVar, cast
 
-from kio.static.primitive import i32Timedelta
-
 from ..errors import ConfigError, WireError
+from ..messages import Fields, names
 from ..protocol import (
     ApiVersionRange,
     SaslRefused,
     WireConnection,
     api_name,
+    definitions_release,
     metadata_request,
     pick_version,
     request_fields,
@@ -58,16 +58,17 @@ ACL_PERMISSIONS = {"DENY": 2, "ALLOW": 3}
 ACL_PATTERNS = {"LITERAL": 3, "PREFIXED": 4}
 ACL_ANY = 1
 """The ANY value of every ACL filter enum (resource type, operation, permission, pattern type)."""
-TIMEOUT = i32Timedelta.parse(datetime.timedelta(seconds=30))
+TIMEOUT = 30_000
+"""Milliseconds a request's own timeout field gives the broker."""
 # Options that only ask for more detail: left out (and reported) where a version lacks them.
 DETAIL_OPTIONS = frozenset({"include_synonyms", "include_documentation"})
 _OUTCOME_KEYS = {"name", "error_code", "error_message", "resource_name", "resource_type"}
 
 
 def plain(value: Any) -> Any:
-    """A kio value as JSON-friendly data: entities to dicts, enums to ints, timedeltas to ms."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    """A decoded value as JSON-friendly data: structs to dicts, enums to ints, timedeltas to ms, uuids to text."""
+    if isinstance(value, Fields):
+        return {name: plain(getattr(value, name)) for name in names(value)}
     if isinstance(value, tuple | list):
         return [plain(item) for item in value]
     if isinstance(value, enum.Enum):
@@ -97,9 +98,10 @@ def config_entry(raw: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
-def result_fields(entity_type: type) -> tuple[str, ...]:
-    """A response entity's fields at its version, less those every outcome carries anyway (name, error)."""
-    return tuple(f.name for f in dataclasses.fields(entity_type) if f.name not in _OUTCOME_KEYS)
+def result_fields(entity: Fields) -> tuple[str, ...]:
+    """A decoded response struct's fields at its version, less those every outcome carries anyway (name,
+    error)."""
+    return tuple(name for name in names(entity) if name not in _OUTCOME_KEYS)
 
 
 class Refused(Exception):
@@ -134,7 +136,7 @@ class WireClient:
     def __init__(self, endpoint: Endpoint, *, timeout: float = 30.0):
         self.endpoint = endpoint
         self.timeout = timeout
-        self.version = dist_version("kio")
+        self.version = definitions_release()
         self._connections: dict[tuple[str, int], tuple[WireConnection, dict[int, ApiVersionRange]]] = {}
 
     # -- connections ------------------------------------------------------------

@@ -41,12 +41,11 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from kio.schema.errors import ErrorCode
-from kio.schema.index import api_key_map
 
 from ..clients.base import AclSpec, ResourceType
 from ..clients.kinds import kind_names
 from ..errors import ConfigError
-from ..protocol import BEYOND_KIO
+from ..protocol import FORMER_NAMES, api_key, api_names
 from ..versions import KafkaVersion
 from ..records import DOCUMENT_ID, LIMITED_BY, document_order
 from ..spec import MAX_LOG_DIRS, Quorum
@@ -71,8 +70,7 @@ REFUSED = "refused"
 kind's refusal of a version the broker lacks, or the method missing from its release)."""
 _VERSIONS = re.compile(r"(?P<min>\d+)(?:\+|-(?P<max>\d+))\Z")
 ERROR_NAMES = frozenset({"NONE"} | {e.name.upper() for e in ErrorCode})
-API_KEYS = {**{name: key for key, name in BEYOND_KIO.items()},
-            **{"".join(p.capitalize() for p in str(snake).split("_")): key for key, snake in api_key_map.items()}}
+API_KEYS = {**{name: key for key, name in api_names().items()}, **{name: key for key, name in FORMER_NAMES.items()}}
 
 
 class ClaimError(ConfigError):
@@ -186,7 +184,9 @@ class Claim:
 
     @property
     def api_key(self) -> int:
-        return API_KEYS[self.api]
+        found = API_KEYS.get(self.api, api_key(self.api))
+        assert found is not None, self.api  # checked on load
+        return found
 
     @property
     def keys(self) -> frozenset[str]:
@@ -546,7 +546,7 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
             raise _fail(here, f"[[claim]] needs `{key}` (a string)")
     if not _ID.match(raw["id"]):
         raise _fail(where(index, "id"), f"claim id {raw['id']!r} is lower-case words joined by '-'")
-    if raw["api"] not in API_KEYS:
+    if raw["api"] not in API_KEYS and api_key(raw["api"]) is None:
         raise _fail(where(index, "api"), f"unknown API {raw['api']!r} (Kafka's names: CreateTopics, "
                                          "DescribeConfigs, ...)")
     versions = _VERSIONS.match(raw["versions"])
@@ -617,7 +617,7 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
         since = KafkaVersion.parse(bound["since"])
     requires = _strings(raw.get("requires", []), where(index, "requires"), "requires")
     for api in requires:
-        if api not in API_KEYS:
+        if api not in API_KEYS and api_key(api) is None:
             raise _fail(where(index, "requires"), f"unknown API {api!r} in requires (Kafka's names: "
                                                   "ShareGroupDescribe, ...)")
     return Claim(f"{kip}/{raw['id']}", kip, raw["section"], raw["api"], int(versions["min"]), None,

@@ -217,7 +217,7 @@ def _check_pins(selection: Selection, cells: Sequence[PlannedCell]) -> None:
         if not any(ref.pin in sent for sent in ranges.values()):
             newest = max(ranges.items(), key=lambda item: item[1][-1] if item[1] else -1)
             can = f"v{newest[1][0]}-v{newest[1][-1]}" if newest[1] else "none"
-            raise ConfigError(f"client '{ref}': {kind(ref.kind).library}'s schemas define v{ref.pin} of none of "
+            raise ConfigError(f"client '{ref}': {kind(ref.kind).library} have v{ref.pin} of none of "
                               f"the selection's APIs ({', '.join(apis)}; {newest[0]}: {can}); pin another version")
 
 

@@ -15,8 +15,6 @@ answer functions: ``Fields`` reads a decoded request as kio's entities are read
 from __future__ import annotations
 
 import enum
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,37 +22,11 @@ from . import frames
 from ..codec import Codec
 from ..codec.catalog import catalog_codec, codec_versions
 from ..codec.schema import Field, Struct
+from ..messages import Fields, field_name
 
 
 def speaks(api_key: int, version: int) -> bool:
     return version in codec_versions().get(api_key, ())
-
-
-def _snake(name: str) -> str:
-    """kio's field name for a definition's (``IsrNodes`` -> ``isr_nodes``, ``ISRNodes`` too)."""
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
-
-
-class Fields:
-    """A request the codec decoded, read by kio's field names (``request.topics[0].name``); a field its version
-    lacks is an AttributeError, as on kio's entities."""
-
-    def __init__(self, value: Mapping[str, Any]):
-        self._value = {_snake(name): item for name, item in value.items()}
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return _fields(self._value[name])
-        except KeyError:
-            raise AttributeError(name) from None
-
-
-def _fields(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return Fields(value)
-    if isinstance(value, list):
-        return tuple(_fields(item) for item in value)
-    return value
 
 
 @dataclass(frozen=True)
@@ -66,7 +38,7 @@ class Shape:
 
     def field(self, name: str) -> Field | None:
         """The field kio names ``name``, whether or not this version has it."""
-        return next((f for f in self.struct.fields if _snake(f.name) == name), None)
+        return next((f for f in self.struct.fields if field_name(f.name) == name), None)
 
     @classmethod
     def response(cls, codec: Codec, api_key: int, version: int) -> Shape:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from ...clients import error_name
 from ...clients.wire import WireClient
-from ...protocol import build_request, pick_version
+from ...protocol import build_request, nested_type, pick_version
 from ...waiting import attempts
 from ..probe import ProbeFailed
 
@@ -26,11 +25,10 @@ def _alter(admin: WireClient, name: str, operation: int) -> str:
     """IncrementalAlterConfigs of the subscription's ``metrics`` (SET or DELETE); the resource's error name."""
     conn, offered = admin.connection()
     version = pick_version(INCREMENTAL_ALTER_CONFIGS, offered)
-    empty = build_request(INCREMENTAL_ALTER_CONFIGS, version, resources=(), validate_only=False)
-    module = sys.modules[type(empty).__module__]
-    config = module.AlterableConfig(name="metrics", config_operation=operation,
-                                    value=METRICS if operation == SET else None)
-    resource = module.AlterConfigsResource(resource_type=CLIENT_METRICS, resource_name=name, configs=(config,))
+    config = nested_type(INCREMENTAL_ALTER_CONFIGS, version, "AlterableConfig")(
+        name="metrics", config_operation=operation, value=METRICS if operation == SET else None)
+    resource = nested_type(INCREMENTAL_ALTER_CONFIGS, version, "AlterConfigsResource")(
+        resource_type=CLIENT_METRICS, resource_name=name, configs=(config,))
     response: Any = conn.send(build_request(INCREMENTAL_ALTER_CONFIGS, version, resources=(resource,),
                                             validate_only=False))
     return error_name(int(response.responses[0].error_code)) if response.responses else "NO_ANSWER"

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime
 import io
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from kio.static.primitive import Records, TZAwareMicros, i8, i16, i32, i64, i32T
 from ...clients import error_name
 from ...clients.routing import coordinator, leader
 from ...clients.wire import WireClient
-from ...protocol import METADATA, build_request, metadata_request, pick_version, request_fields
+from ...protocol import METADATA, build_request, metadata_request, nested_type, pick_version, request_fields
 from ...waiting import attempts
 from ..probe import ProbeFailed
 
@@ -132,10 +131,8 @@ def _produce(admin: WireClient, producer: Producer, count: int) -> None:
     records = _records(producer.producer_id, producer.producer_epoch, 0, count, producer.transactional_id is not None)
 
     def build(version: int) -> Any:
-        module = sys.modules[type(build_request(PRODUCE, version, acks=-1, timeout=_TIMEOUT, topic_data=())
-                                  ).__module__]
-        partition = module.PartitionProduceData(index=producer.partition, records=records)
-        topic = module.TopicProduceData(name=producer.topic, partition_data=(partition,))
+        partition = nested_type(PRODUCE, version, "PartitionProduceData")(index=producer.partition, records=records)
+        topic = nested_type(PRODUCE, version, "TopicProduceData")(name=producer.topic, partition_data=(partition,))
         return build_request(PRODUCE, version, transactional_id=producer.transactional_id, acks=-1,
                              timeout=_TIMEOUT, topic_data=(topic,))
 
@@ -171,11 +168,8 @@ def open_transaction(admin: WireClient, transactional_id: str, topic: str, parti
     producer = Producer(producer_id, epoch, topic, partition, transactional_id)
 
     def add(version: int) -> Any:
-        module = sys.modules[type(build_request(
-            ADD_PARTITIONS_TO_TXN, version, v3_and_below_transactional_id=transactional_id,
-            v3_and_below_producer_id=producer_id, v3_and_below_producer_epoch=epoch, v3_and_below_topics=())
-        ).__module__]
-        entry = module.AddPartitionsToTxnTopic(name=topic, partitions=(partition,))
+        entry = nested_type(ADD_PARTITIONS_TO_TXN, version, "AddPartitionsToTxnTopic")(name=topic,
+                                                                                      partitions=(partition,))
         return build_request(ADD_PARTITIONS_TO_TXN, version, v3_and_below_transactional_id=transactional_id,
                              v3_and_below_producer_id=producer_id, v3_and_below_producer_epoch=epoch,
                              v3_and_below_topics=(entry,))
@@ -241,9 +235,9 @@ def offsets(admin: WireClient, topic: str, partition: int) -> tuple[int, int]:
     def latest(isolation: int) -> int:
         def build(version: int) -> Any:
             empty = {"replica_id": -1, "isolation_level": isolation, "topics": ()}
-            module = sys.modules[type(build_request(LIST_OFFSETS, version, **empty)).__module__]
-            wanted = module.ListOffsetsTopic(name=topic, partitions=(
-                module.ListOffsetsPartition(partition_index=partition, timestamp=LATEST),))
+            wanted = nested_type(LIST_OFFSETS, version, "ListOffsetsTopic")(name=topic, partitions=(
+                nested_type(LIST_OFFSETS, version, "ListOffsetsPartition")(partition_index=partition,
+                                                                           timestamp=LATEST),))
             return build_request(LIST_OFFSETS, version, **{**empty, "topics": (wanted,)})
 
         def step() -> tuple[str, Any]:

@@ -1,38 +1,31 @@
-"""Share groups as set-up (KIP-932): a topic with records, a new share group given start offsets, and the start
-offsets read back, all by the super user.
+"""Share groups as set-up (KIP-932), by the super user through the codec (Kafka's own message definitions): a
+topic with records; a new share group given start offsets (AlterShareGroupOffsets: the broker creates the group,
+empty) and read back (DescribeShareGroupOffsets); and a live member of it (``share_member``).
 
-A share group is made by AlterShareGroupOffsets (the broker creates the group, empty) and read back with
-DescribeShareGroupOffsets: kio 0.5.0 has neither, so their v0 entities are declared beside this module
-(``_share_offsets``).  A broker without them (before 4.0, or one whose share groups are off) can't have a share
-group: ``made_share_group`` says so, and a probe whose call that broker does not refuse raises ``ProbeFailed``
-(nothing it observes could be of a share group).  Every wait is bounded; a refusal is ``ProbeFailed``.
+A broker without those APIs (before 4.0) can't have a share group: ``made_share_group`` says so, and a probe
+whose call that broker does not refuse raises ``ProbeFailed`` (nothing it observes could be of a share group).
+A broker that lists them with share groups off (4.1's ``share.version`` 0) refuses them: ``Disowned``.  Every
+wait is bounded; a refusal is ``ProbeFailed``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
-
-from kio.serial import entity_reader
-from kio.static.primitive import i32, i64
 
 from ...clients import error_name
 from ...clients.kinds.wire.groups import coordinator
-from ...errors import WireError
+from ...clients.wire import WireClient
+from ...codec.catalog import catalog_codec
+from ...protocol import api_key, build_request
 from ...waiting import attempts
+from ..env import endpoint_of
 from ..probe import Disowned, ProbeContext, ProbeFailed
 from ..verdict import call_refused
-from ._share_offsets import (
-    ALTER_SHARE_GROUP_OFFSETS,
-    DESCRIBE_SHARE_GROUP_OFFSETS,
-    AlterPartition,
-    AlterShareGroupOffsetsRequest,
-    AlterShareGroupOffsetsResponse,
-    AlterTopic,
-    DescribeGroup,
-    DescribeShareGroupOffsetsRequest,
-    DescribeShareGroupOffsetsResponse,
-)
 from .records import produce
 
 SETTLE = 30.0
@@ -41,6 +34,10 @@ RECORDS = 5
 """Records the super user writes to partition 0 of the share group's topic: start offsets 0 to 5 are in it."""
 _RETRIABLE = frozenset({"COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRESS", "NOT_COORDINATOR",
                         "UNKNOWN_TOPIC_OR_PARTITION"})
+ALTER, DESCRIBE_OFFSETS = "AlterShareGroupOffsets", "DescribeShareGroupOffsets"
+HEARTBEAT, FETCH, ACKNOWLEDGE = "ShareGroupHeartbeat", "ShareFetch", "ShareAcknowledge"
+ACCEPT, RELEASE = 1, 2
+"""ShareAcknowledge's acknowledge types (ShareAcknowledgeRequest.json: 1:Accept, 2:Release)."""
 
 
 def share_topic(ctx: ProbeContext) -> str:
@@ -51,73 +48,226 @@ def share_topic(ctx: ProbeContext) -> str:
     return topic
 
 
+def offered(ctx: ProbeContext, api: str) -> int | None:
+    """The newest version of ``api`` that both the broker offers and the codec defines; None: no common one."""
+    codec = catalog_codec()
+    mine = {r.api_key: r for r in ctx.cluster.api_versions}.get(codec.apis().get(api, -1))
+    if mine is None:
+        return None
+    return max((v for v in codec.versions(api) if mine.min_version <= v <= mine.max_version), default=None)
+
+
 def has_share_groups(ctx: ProbeContext) -> bool:
     """Whether the broker offers what makes and reads a share group (AlterShareGroupOffsets and
-    DescribeShareGroupOffsets v0)."""
-    offered = {r.api_key: r for r in ctx.cluster.api_versions}
-    return all(key in offered and offered[key].min_version == 0
-               for key in (ALTER_SHARE_GROUP_OFFSETS, DESCRIBE_SHARE_GROUP_OFFSETS))
+    DescribeShareGroupOffsets)."""
+    return all(offered(ctx, api) is not None for api in (ALTER, DESCRIBE_OFFSETS))
 
 
 def made_share_group(ctx: ProbeContext, topic: str, offsets: Mapping[int, int]) -> tuple[str, bool]:
     """Set-up: a new share group whose start offsets on ``topic`` are ``offsets`` (partition -> offset), as the
     super user: (group, whether it was made: not where the broker has no share groups)."""
     group = ctx.topic("kc-share-group")
-    if not has_share_groups(ctx):
+    version = offered(ctx, ALTER)
+    if version is None or not has_share_groups(ctx):
         return group, False
-    request = AlterShareGroupOffsetsRequest(group_id=group, topics=(AlterTopic(topic_name=topic, partitions=tuple(
-        AlterPartition(partition_index=i32(p), start_offset=i64(o)) for p, o in sorted(offsets.items()))),))
+    body = {"group_id": group, "topics": [{"topic_name": topic, "partitions": [
+        {"partition_index": p, "start_offset": o} for p, o in sorted(offsets.items())]}]}
     errors: list[str] = []
     for _ in attempts(SETTLE, interval=0.2):
-        response = _exchange(ctx, group, request, AlterShareGroupOffsetsResponse)
-        errors = [error_name(int(e)) for e in (response.error_code,
-                                               *(p.error_code for t in response.responses for p in t.partitions))
-                  if int(e) != 0]
+        answer = at_coordinator(ctx.admin, group, ALTER, version, body)
+        errors = [error_name(e) for e in (answer.error_code, *(p.error_code for t in answer.responses
+                                                               for p in t.partitions)) if e != 0]
         if not errors:
             return group, True
         if not set(errors) <= _RETRIABLE:
             break
-    failure = Disowned if errors[0] == "UNSUPPORTED_VERSION" else ProbeFailed  # offered v0, refused anyway
-    raise failure(f"set-up: AlterShareGroupOffsets v0 of new share group {group} as the super user gave "
-                  f"{errors[0]}")
+    failure = Disowned if errors[0] == "UNSUPPORTED_VERSION" else ProbeFailed  # offered, refused anyway
+    raise failure(f"set-up: {ALTER} v{version} of new share group {group} as the super user gave {errors[0]}")
 
 
 def start_offsets(ctx: ProbeContext, group: str, topic: str, partitions: int) -> list[int | None] | None:
     """The group's start offset of each partition of ``topic`` (None: none) as the super user's
     DescribeShareGroupOffsets gives it; None where the broker has no share groups."""
-    if not has_share_groups(ctx):
+    version = offered(ctx, DESCRIBE_OFFSETS)
+    if version is None or not has_share_groups(ctx):
         return None
-    request = DescribeShareGroupOffsetsRequest(groups=(DescribeGroup(group_id=group, topics=None),))
-    error = "NONE"
+    error, answer = "NONE", None
+    topics: tuple[Any, ...] = ()
     for _ in attempts(SETTLE, interval=0.2):
-        (answer,) = _exchange(ctx, group, request, DescribeShareGroupOffsetsResponse).groups
-        error = error_name(int(answer.error_code))
+        (answer,) = at_coordinator(ctx.admin, group, DESCRIBE_OFFSETS, version,
+                                   {"groups": [{"group_id": group, "topics": None}]}).groups
+        error, topics = error_name(answer.error_code), tuple(answer.topics)
         if error not in _RETRIABLE:  # NONE, GROUP_ID_NOT_FOUND (no offsets: none left), or a refusal
             break
     if error not in ("NONE", "GROUP_ID_NOT_FOUND"):
-        raise ProbeFailed(f"set-up: DescribeShareGroupOffsets of share group {group} as the super user gave {error}")
-    found = {int(p.partition_index): int(p.start_offset) for t in answer.topics if t.topic_name == topic
-             for p in t.partitions if int(p.error_code) == 0 and int(p.start_offset) >= 0}
+        raise ProbeFailed(f"set-up: {DESCRIBE_OFFSETS} of share group {group} as the super user gave {error}")
+    found: dict[int, int] = {p.partition_index: p.start_offset for t in topics if t.topic_name == topic
+             for p in t.partitions if p.error_code == 0 and p.start_offset >= 0}
     return [found.get(p) for p in range(partitions)]
 
 
-def _exchange(ctx: ProbeContext, group: str, request: Any, response_type: type[Any]) -> Any:
-    """One request kio has no schema of, to the group's coordinator, and its response decoded by the entity
-    declared for it."""
-    found = coordinator(ctx.admin, group)
+def at_coordinator(client: WireClient, group: str, api: str, version: int, body: Mapping[str, Any]) -> Any:
+    """One request to the group's coordinator (FindCoordinator's group key type finds share and streams groups'
+    too), and its answer."""
+    found = coordinator(client, group)
     if found.address is None:
-        raise ProbeFailed(f"set-up: FindCoordinator for share group {group} gave {found.error}")
-    conn, _ = ctx.admin.connection(found.address)
-    frame = conn.exchange(request)
+        raise ProbeFailed(f"set-up: FindCoordinator for group {group} gave {found.error}")
+    return call(client, found.address, api, version, body)
+
+
+def call(client: WireClient, address: tuple[str, int] | None, api: str, version: int,
+         body: Mapping[str, Any]) -> Any:
+    """One request of an API by Kafka's name, its body by the harness's field names, sent through the codec
+    (``build_request``) on the client's connection to ``address`` (None: the first broker)."""
+    key = api_key(api)
+    if key is None:
+        raise ProbeFailed(f"set-up: no catalog release defines {api}")
+    conn, _ = client.connection(address)
+    return conn.send(build_request(key, version, **body))
+
+
+def has_share_members(ctx: ProbeContext) -> bool:
+    """Whether the broker offers what a share consumer speaks (ShareGroupHeartbeat, ShareFetch,
+    ShareAcknowledge) besides what makes a share group."""
+    return has_share_groups(ctx) and all(offered(ctx, api) is not None for api in (HEARTBEAT, FETCH, ACKNOWLEDGE))
+
+
+@dataclass
+class ShareMember:
+    """A member of a share group (ShareGroupHeartbeat), heartbeating on its own client until it leaves."""
+
+    group: str
+    member_id: str
+    epoch: int
+    partitions: list[int]
+    client: WireClient
+    address: tuple[str, int]
+    interval: float
+    heartbeat_errors: list[str] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+
+    def beat(self, body: Mapping[str, Any]) -> Any:
+        return call(self.client, self.address, HEARTBEAT, 1, {"group_id": self.group, "member_id": self.member_id,
+                                                              **body})
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._beat, daemon=True, name=f"kcompat-share-{self.group}")
+        self._thread.start()
+
+    def _beat(self) -> None:
+        """Heartbeats at the interval the coordinator gave, so the member outlives its session timeout."""
+        while not self._stop.wait(self.interval):
+            try:
+                answer = self.beat({"member_epoch": self.epoch})
+            except Exception as exc:  # noqa: BLE001 - a broken connection ends the member, as a client's would
+                self.heartbeat_errors.append(str(exc))
+                return
+            if answer.error_code != 0:
+                self.heartbeat_errors.append(error_name(answer.error_code))
+            else:
+                self.epoch = answer.member_epoch
+
+    def leave(self) -> None:
+        """Stop heartbeating (bounded) and leave the group (MemberEpoch -1), so the group is empty again."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=self.interval + self.client.timeout)
+        try:
+            self.beat({"member_epoch": -1})
+        except Exception:  # noqa: BLE001 - a member that can't leave times out with its session
+            pass
+        finally:
+            self.client.close()
+
+
+def joined(ctx: ProbeContext, group: str, topic: str) -> ShareMember:
+    """Set-up: a new member of share group ``group`` subscribed to ``topic``, heartbeating (MemberEpoch 0 to
+    join) until the coordinator assigned it partitions of ``topic`` (bounded); not yet heartbeating alone."""
+    if not has_share_members(ctx):
+        raise ProbeFailed(f"set-up: broker {ctx.cluster.spec.version} offers no {HEARTBEAT} v1, {FETCH} and "
+                          f"{ACKNOWLEDGE}, so share group {group} can have no member")
+    client = WireClient(endpoint_of(ctx.cluster), timeout=SETTLE + 10)
     try:
-        header, offset = entity_reader(response_type.__header_schema__)(frame.data, 0)
-        response, _ = entity_reader(response_type)(frame.data, offset)
-    except Exception as exc:  # kio raises plain ValueErrors on malformed data
-        raise WireError(f"can't decode {response_type.__name__} v0 from {conn.address}: {exc}") from exc
-    if header.correlation_id != frame.correlation_id:
-        raise WireError(f"{conn.address} answered correlation id {header.correlation_id}, "
-                        f"expected {frame.correlation_id}")
-    return response
+        found = coordinator(client, group)
+        if found.address is None:
+            raise ProbeFailed(f"set-up: FindCoordinator for share group {group} gave {found.error}")
+        member = ShareMember(group, uuid.uuid4().hex[:22], 0, [], client, found.address, 1.0)
+        error = "no answer"
+        for _ in attempts(SETTLE, interval=0.2):
+            answer = member.beat({"member_epoch": member.epoch, "subscribed_topic_names": [topic]})
+            if (error := error_name(answer.error_code)) not in ("NONE", *_RETRIABLE):
+                break
+            if error == "NONE":
+                member.epoch, member.interval = answer.member_epoch, answer.heartbeat_interval / 1000
+                assigned = answer.assignment.topic_partitions if answer.assignment is not None else ()
+                member.partitions = sorted(p for t in assigned for p in t.partitions)
+                if member.partitions:
+                    return member
+        raise ProbeFailed(f"set-up: {HEARTBEAT} of a new member of share group {group} gave no assignment "
+                          f"within {SETTLE:.0f}s (last: {error})")
+    except BaseException:
+        client.close()
+        raise
+
+
+def fetch_and_acknowledge(ctx: ProbeContext, member: ShareMember, topic: str, accepted: int) -> None:
+    """Set-up: the member ShareFetches the records of partition 0 at its leader, accepts the first ``accepted``
+    and then releases the rest.  The share-partition leader moves its start offset once a state write has
+    completed and persists it with the next write, so the release is what makes the moved start offset what
+    DescribeShareGroupOffsets reads."""
+    topic_id, leader = _topic_leader(member.client, topic)
+    base = {"group_id": member.group, "member_id": member.member_id}
+    acquired: list[int] = []
+    for _ in attempts(SETTLE, interval=0.2):
+        answer = call(member.client, leader, FETCH, 1, {
+            **base, "share_session_epoch": 0, "max_wait": 500, "min_bytes": 1, "max_records": RECORDS,
+            "batch_size": RECORDS, "topics": [{"topic_id": topic_id, "partitions": [{"partition_index": 0}]}]})
+        acquired = [o for t in answer.responses for p in t.partitions for r in p.acquired_records
+                    for o in range(r.first_offset, r.last_offset + 1)]
+        if len(acquired) >= RECORDS:
+            break
+        # a session holds what it acquired: closing it releases them before the next one opens
+        call(member.client, leader, ACKNOWLEDGE, 1, {**base, "share_session_epoch": -1, "topics": []})
+    if sorted(acquired)[:RECORDS] != list(range(RECORDS)) or not 0 < accepted < RECORDS:
+        raise ProbeFailed(f"set-up: member of share group {member.group} acquired offsets {acquired} of {topic}, "
+                          f"not 0 to {RECORDS - 1} to accept {accepted} of")
+    for epoch, (kind, first, last) in enumerate(((ACCEPT, 0, accepted - 1), (RELEASE, accepted, RECORDS - 1)), 1):
+        batch = {"first_offset": first, "last_offset": last, "acknowledge_types": [kind]}
+        answer = call(member.client, leader, ACKNOWLEDGE, 1, {**base, "share_session_epoch": epoch, "topics": [
+            {"topic_id": topic_id, "partitions": [{"partition_index": 0, "acknowledgement_batches": [batch]}]}]})
+        errors = {error_name(e) for e in (answer.error_code, *(p.error_code for t in answer.responses
+                                                               for p in t.partitions))} - {"NONE"}
+        if errors:
+            raise ProbeFailed(f"set-up: {ACKNOWLEDGE} of offsets {first}-{last} of {topic} in share group "
+                              f"{member.group} gave {sorted(errors)[0]}")
+    call(member.client, leader, ACKNOWLEDGE, 1, {**base, "share_session_epoch": -1, "topics": []})
+
+
+def _topic_leader(client: WireClient, topic: str) -> tuple[uuid.UUID, tuple[str, int]]:
+    """The topic's id and partition 0's leader, as Metadata (through the codec, a version with topic ids)
+    shows them."""
+    answer = call(client, None, "Metadata", 12, {"topics": [{"name": topic}], "allow_auto_topic_creation": False})
+    brokers = {b.node_id: (b.host, b.port) for b in answer.brokers}
+    for item in answer.topics:
+        for p in item.partitions if item.name == topic and item.error_code == 0 else ():
+            if p.partition_index == 0 and p.leader_id in brokers:
+                return item.topic_id, brokers[p.leader_id]
+    raise ProbeFailed(f"set-up: Metadata v12 shows no leader of {topic}-0")
+
+
+@contextmanager
+def share_member(ctx: ProbeContext, group: str, topic: str, accepted: int = 0) -> Iterator[ShareMember]:
+    """A live member of share group ``group`` for the duration of the block (``joined``; with ``accepted``, it
+    has accepted that many records first, ``fetch_and_acknowledge``), leaving when it ends."""
+    member = joined(ctx, group, topic)
+    try:
+        if accepted:
+            fetch_and_acknowledge(ctx, member, topic, accepted)
+        member.start()
+        yield member
+    finally:
+        member.leave()
 
 
 def judged_without_group(ctx: ProbeContext, made: bool, observed: Mapping[str, Any], what: str) -> None:

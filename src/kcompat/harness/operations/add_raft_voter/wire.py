@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import datetime
 import uuid
 from typing import Any
 
-from kio.static.primitive import i32Timedelta
 
 from . import ADD_RAFT_VOTER, AddRaftVoterArgs
 from ...protocol import build_request, nested_type
@@ -15,7 +13,8 @@ from ...clients.base import AdminResult, ResourceOutcome
 from ...clients.wire import WireClient, observed
 
 ADD_RAFT_VOTER_KEY = 80
-TIMEOUT = i32Timedelta.parse(datetime.timedelta(seconds=30))
+TIMEOUT = 30_000
+"""Milliseconds the broker may take."""
 
 
 @ADD_RAFT_VOTER.implement(WireClient)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
-from kio.static.primitive import i32Timedelta
 
 from . import (
     ALTER_PARTITION_REASSIGNMENTS,
@@ -18,7 +16,8 @@ from ...clients.base import AdminResult, ResourceOutcome
 from ...clients.wire import WireClient, observed
 
 API_KEY = 45
-TIMEOUT = i32Timedelta.parse(datetime.timedelta(seconds=30))
+TIMEOUT = 30_000
+"""Milliseconds the broker may take."""
 
 
 @ALTER_PARTITION_REASSIGNMENTS.implement(WireClient)

@@ -36,10 +36,9 @@ def create_topics(client: WireClient, args: CreateTopicsArgs, version: int | Non
     outcomes = []
     for item in response.topics:
         raw = plain(item)
-        fields = {k: raw[k] for k in result_fields(type(item))}
+        fields = {k: raw[k] for k in result_fields(item)}
         if fields.get("configs") is not None:
             fields["configs"] = [config_entry(c) for c in fields["configs"]]
         outcomes.append(ResourceOutcome.of(str(item.name), int(item.error_code), raw.get("error_message"), **fields))
-    result_type = type(response.topics[0]) if response.topics else None
     return AdminResult("create_topics", client.kind, client.version, sent, tuple(outcomes),
-                       result_fields(result_type) if result_type else (), unsupported_options=lacking)
+                       result_fields(response.topics[0]) if response.topics else (), unsupported_options=lacking)

@@ -11,14 +11,14 @@ from . import (
 from ...clients.base import AdminResult, ResourceOutcome
 from ...clients.wire import WireClient
 from ...clients.kinds.wire.groups import OFFSET_DELETE, by_topic, element, items, partition_outcomes, request, send_to_coordinator
-from kio.index import load_request_schema
+from ...protocol import request_type
 
 
 @DELETE_CONSUMER_GROUP_OFFSETS.implement(WireClient)
 def delete_consumer_group_offsets(client: WireClient, args: DeleteConsumerGroupOffsetsArgs,
                                   version: int | None) -> AdminResult:
     def build(v: int, options: dict[str, bool]) -> Any:
-        schema = load_request_schema(OFFSET_DELETE, v)
+        schema = request_type(OFFSET_DELETE, v)
         topic_type = element(schema, "topics")
         return request(OFFSET_DELETE, v, group_id=args.group, topics=items(schema, "topics", [
             {"name": t, "partitions": items(topic_type, "partitions", [{"partition_index": p} for p in ps])}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib.metadata import version as dist_version
 from typing import Any
 
 from . import DESCRIBE_FEATURES, DescribeFeaturesArgs
@@ -19,7 +18,7 @@ FEATURES_SINCE = 3
 def describe_features(client: WireClient, args: DescribeFeaturesArgs, version: int | None) -> AdminResult:
     """A version without features (before v3) has no ``features`` field: left out, never an empty map."""
     def build(v: int, options: dict[str, bool]) -> Any:
-        software = ({"client_software_name": "kcompat-wire", "client_software_version": dist_version("kio")}
+        software = ({"client_software_name": "kcompat-wire", "client_software_version": client.version.replace("+", "-")}
                     if v >= FEATURES_SINCE else {})  # v3 brought both, with the features
         return build_request(API_VERSIONS, v, **software)
 

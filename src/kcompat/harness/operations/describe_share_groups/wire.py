@@ -1,6 +1,5 @@
-"""Describe share groups through the wire client: ShareGroupDescribe at each group's coordinator.  kio has its
-v0 only, the early access of brokers 4.0 (KIP-932); brokers 4.1+ offer v1 only, which the record says, nothing
-sent."""
+"""Describe share groups through the wire client: ShareGroupDescribe at each group's coordinator (v1 from
+brokers 4.1; v0, the early access of brokers 4.0, was never stable in a release, so it is not spoken)."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from . import DESCRIBE_SHARE_GROUPS, DescribeShareGroupsArgs
 from ...clients.base import AdminResult, ResourceOutcome
 from ...clients.wire import WireClient
 from ...clients.kinds.wire.groups import coordinator, request, send_to_coordinator
-from ...clients.kinds.wire.unsendable import beyond_kio
 from ..describe_consumer_groups.wire import operations_of
 
 SHARE_GROUP_DESCRIBE = 77
@@ -18,8 +16,6 @@ SHARE_GROUP_DESCRIBE = 77
 
 @DESCRIBE_SHARE_GROUPS.implement(WireClient)
 def describe_share_groups(client: WireClient, args: DescribeShareGroupsArgs, version: int | None) -> AdminResult:
-    if (refused := beyond_kio(client, "describe_share_groups", SHARE_GROUP_DESCRIBE, version)) is not None:
-        return refused
     outcomes: list[ResourceOutcome] = []
     sent: int | None = None
     fields_seen: tuple[str, ...] = ()
@@ -41,7 +37,9 @@ def describe_share_groups(client: WireClient, args: DescribeShareGroupsArgs, ver
                 "state": str(described.group_state), "coordinator": node,
                 "partition_assignor": str(described.assignor_name),
                 "members": [{"member_id": str(m.member_id), "client_id": str(m.client_id),
-                             "host": str(m.client_host), "group_instance_id": None} for m in described.members],
+                             "host": str(m.client_host), "group_instance_id": None,
+                             "assignment": [f"{t.topic_name}:{int(p)}" for t in m.assignment.topic_partitions
+                                            for p in t.partitions]} for m in described.members],
                 "authorized_operations": operations_of(int(described.authorized_operations))}
             fields_seen = tuple(fields)
             outcomes.append(ResourceOutcome.of(str(described.group_id), int(described.error_code),

@@ -8,7 +8,7 @@ from . import DESCRIBE_TRANSACTIONS, DescribeTransactionsArgs
 from ...protocol import build_request
 from ...clients.base import AdminResult, ResourceOutcome
 from ...clients.routing import coordinator
-from ...clients.wire import WireClient, observed, plain
+from ...clients.wire import WireClient, observed
 
 DESCRIBE_TRANSACTIONS_KEY = 65
 FIELDS = ("state", "producer_id", "producer_epoch", "timeout_ms", "start_time_ms", "partitions")
@@ -16,13 +16,11 @@ FIELDS = ("state", "producer_id", "producer_epoch", "timeout_ms", "start_time_ms
 
 def transaction_fields(state: Any) -> dict[str, Any]:
     """One transaction's state under the neutral names (the same the Java sidecar writes; no start time, -1, is
-    null as in its OptionalLong).  kio reads the start time to the second: the wire client's ``start_time_ms``
-    ends in 000 where kafka-clients' has the milliseconds."""
-    started = plain(state.transaction_start_time)
-    started_ms = int(started.timestamp() * 1000) if hasattr(started, "timestamp") else started
+    null as in its OptionalLong)."""
+    started_ms = int(state.transaction_start_time)
     return {"state": str(state.transaction_state), "producer_id": int(state.producer_id),
-            "producer_epoch": int(state.producer_epoch), "timeout_ms": plain(state.transaction_timeout),
-            "start_time_ms": None if started_ms is None or started_ms < 0 else started_ms,
+            "producer_epoch": int(state.producer_epoch), "timeout_ms": int(state.transaction_timeout),
+            "start_time_ms": None if started_ms < 0 else started_ms,
             "partitions": sorted(f"{t.topic}:{p}" for t in state.topics for p in t.partitions)}
 
 

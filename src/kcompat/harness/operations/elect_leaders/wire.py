@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
-from kio.static.primitive import i32Timedelta
 
 from . import ELECT_LEADERS, ELECTION_TYPES, ElectLeadersArgs, TopicPartition
 from ...protocol import build_request, nested_type
@@ -13,7 +11,8 @@ from ...clients.base import AdminResult, ResourceOutcome
 from ...clients.wire import WireClient, observed
 
 API_KEY = 43
-TIMEOUT = i32Timedelta.parse(datetime.timedelta(seconds=30))
+TIMEOUT = 30_000
+"""Milliseconds the broker may take."""
 
 
 @ELECT_LEADERS.implement(WireClient)

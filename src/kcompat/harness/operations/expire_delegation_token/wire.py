@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import base64
-import datetime
 from typing import Any
-
-from kio.static.primitive import i64Timedelta
 
 from . import EXPIRE_DELEGATION_TOKEN, ExpireDelegationTokenArgs
 from ...protocol import build_request
@@ -22,8 +19,7 @@ API_KEY = 40
 def expire_delegation_token(client: WireClient, args: ExpireDelegationTokenArgs, version: int | None
                             ) -> AdminResult:
     def build(v: int, options: dict[str, bool]) -> Any:
-        return build_request(API_KEY, v, hmac=base64.b64decode(args.hmac), expiry_time_period=i64Timedelta.parse(
-            datetime.timedelta(milliseconds=args.expiry_period_ms)))
+        return build_request(API_KEY, v, hmac=base64.b64decode(args.hmac), expiry_time_period=args.expiry_period_ms)
 
     sent, response, code = send_token_request(client, "expire_delegation_token", API_KEY, version, build)
     fields = {"expiry_timestamp": epoch_ms(response.expiry_timestamp)} if response is not None and code == 0 else {}

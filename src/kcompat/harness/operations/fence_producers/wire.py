@@ -8,10 +8,7 @@ does too, within ``RETRY_FOR``: the last answer is the result.
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
-
-from kio.static.primitive import i32Timedelta
 
 from . import FENCE_PRODUCERS, FenceProducersArgs
 from ...protocol import build_request, request_fields
@@ -21,7 +18,8 @@ from ...clients.wire import WireClient, observed
 from ...waiting import attempts
 
 INIT_PRODUCER_ID = 22
-TRANSACTION_TIMEOUT = i32Timedelta.parse(datetime.timedelta(minutes=1))
+TRANSACTION_TIMEOUT = 60_000
+"""Milliseconds the transaction InitProducerId asks for may stay open."""
 RETRY_FOR = 30.0
 RETRIABLE = frozenset({"CONCURRENT_TRANSACTIONS", "COORDINATOR_LOAD_IN_PROGRESS", "COORDINATOR_NOT_AVAILABLE",
                        "NOT_COORDINATOR"})

@@ -1,4 +1,4 @@
-"""listConfigResources through the wire client: ListClientMetricsResources (key 74, ListConfigResources from
+"""listConfigResources through the wire client: ListConfigResources (key 74, ListClientMetricsResources before
 Kafka 4.1) to the first broker.  Version 0 has no resource types and lists client metrics subscriptions only, so
 as kafka-clients does, a listing of other (or all) types is not sent at v0."""
 
@@ -33,7 +33,7 @@ def list_config_resources(client: WireClient, args: ListConfigResourcesArgs, ver
     if version is None and LIST_CONFIG_RESOURCES_KEY in offered:
         version = pick_version(LIST_CONFIG_RESOURCES_KEY, offered)
     if version is not None and version not in client_versions(LIST_CONFIG_RESOURCES_KEY):
-        return nothing_sent(client, "list_config_resources", f"kio {client.version} has no ListClientMetricsResources "
+        return nothing_sent(client, "list_config_resources", f"no catalog release defines ListClientMetricsResources "
                                                                f"v{version}", ("resource_types",) if types else ())
     typed = version is not None and "resource_types" in request_fields(LIST_CONFIG_RESOURCES_KEY, version)
     if version is not None and not typed and not v0_can_list(types):

@@ -9,7 +9,7 @@ from . import LIST_CONSUMER_GROUP_OFFSETS, ListConsumerGroupOffsetsArgs
 from ...clients.base import AdminResult, ResourceOutcome
 from ...clients.wire import WireClient
 from ...clients.kinds.wire.groups import OFFSET_FETCH, by_topic, element, has, items, partition_outcomes, request, send_to_coordinator
-from kio.index import load_request_schema
+from ...protocol import request_type
 
 
 @LIST_CONSUMER_GROUP_OFFSETS.implement(WireClient)
@@ -18,7 +18,7 @@ def list_consumer_group_offsets(client: WireClient, args: ListConsumerGroupOffse
     wanted = None if args.partitions is None else by_topic(args.partitions)
 
     def build(v: int, options: dict[str, bool]) -> Any:
-        schema = load_request_schema(OFFSET_FETCH, v)
+        schema = request_type(OFFSET_FETCH, v)
         if has(schema, "groups"):
             group_type = element(schema, "groups")
             topics = None if wanted is None else items(group_type, "topics", [

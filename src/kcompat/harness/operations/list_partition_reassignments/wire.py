@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
-from kio.static.primitive import i32Timedelta
 
 from ..elect_leaders import TopicPartition
 from . import (
@@ -17,7 +15,8 @@ from ...clients.base import AdminResult, ResourceOutcome
 from ...clients.wire import WireClient, observed
 
 API_KEY = 46
-TIMEOUT = i32Timedelta.parse(datetime.timedelta(seconds=30))
+TIMEOUT = 30_000
+"""Milliseconds the broker may take."""
 FIELDS = ("replicas", "adding_replicas", "removing_replicas")
 
 

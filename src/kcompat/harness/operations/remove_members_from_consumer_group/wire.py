@@ -12,14 +12,14 @@ from . import (
 from ...clients.base import AdminResult, ResourceOutcome
 from ...clients.wire import WireClient
 from ...clients.kinds.wire.groups import LEAVE_GROUP, items, request, send_to_coordinator
-from kio.index import load_request_schema
+from ...protocol import request_type
 
 
 @REMOVE_MEMBERS_FROM_CONSUMER_GROUP.implement(WireClient)
 def remove_members_from_consumer_group(client: WireClient, args: RemoveMembersFromConsumerGroupArgs,
                                        version: int | None) -> AdminResult:
     def build(v: int, options: dict[str, bool]) -> Any:
-        schema = load_request_schema(LEAVE_GROUP, v)
+        schema = request_type(LEAVE_GROUP, v)
         return request(LEAVE_GROUP, v, group_id=args.group, members=items(schema, "members", [
             {"member_id": "", "group_instance_id": i} for i in args.instance_ids]))
 

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import base64
-import datetime
 from typing import Any
-
-from kio.static.primitive import i64Timedelta
 
 from . import RENEW_DELEGATION_TOKEN, RenewDelegationTokenArgs
 from ...protocol import build_request
@@ -22,7 +19,7 @@ API_KEY = 39
 def renew_delegation_token(client: WireClient, args: RenewDelegationTokenArgs, version: int | None) -> AdminResult:
     def build(v: int, options: dict[str, bool]) -> Any:
         return build_request(API_KEY, v, hmac=base64.b64decode(args.hmac),
-                             renew_period=i64Timedelta.parse(datetime.timedelta(milliseconds=args.renew_period_ms)))
+                             renew_period=args.renew_period_ms)
 
     sent, response, code = send_token_request(client, "renew_delegation_token", API_KEY, version, build)
     fields = {"expiry_timestamp": epoch_ms(response.expiry_timestamp)} if response is not None and code == 0 else {}

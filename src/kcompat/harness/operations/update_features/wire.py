@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
-from kio.static.primitive import i32Timedelta
 
 from . import UPDATE_FEATURES, UpdateFeaturesArgs
 from ...protocol import build_request, nested_type
@@ -13,7 +11,8 @@ from ...clients.base import AdminResult, ResourceOutcome
 from ...clients.wire import WireClient, observed
 
 UPDATE_FEATURES_KEY = 57
-TIMEOUT = i32Timedelta.parse(datetime.timedelta(seconds=30))
+TIMEOUT = 30_000
+"""Milliseconds the broker may take."""
 UPGRADE_TYPES = {"UPGRADE": 1, "SAFE_DOWNGRADE": 2, "UNSAFE_DOWNGRADE": 3}
 
 

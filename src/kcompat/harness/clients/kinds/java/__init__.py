@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import re
 
-from kio.schema.index import api_key_map
-
 from ....central import check_client_release
 from ....config import HarnessConfig
-from ....protocol import api_name
+from ....protocol import api_name, api_names
 from ...base import AdminClient, AdminResult, ClientLimits, Endpoint
 from .. import ClientKind, Refusal, RunReleases
 
@@ -31,8 +29,8 @@ def _limits(client: AdminClient, config: HarnessConfig) -> ClientLimits:
 
     assert isinstance(client, JavaClient)
     newest, oldest, keys = client.client_api_versions(), client.client_oldest_versions(), client.client_api_keys()
-    by_constant = {api_constant(name): name for key in api_key_map if (name := api_name(key)) is not None}
-    for constant, key in keys.items():  # by key where the release says it: its name may not be kio's
+    by_constant = {api_constant(name): name for name in api_names().values()}
+    for constant, key in keys.items():  # by key where the release says it: its name may not be the definitions'
         if (name := api_name(key)) is not None:
             by_constant[constant] = name
     return ClientLimits("java", client.version, {by_constant[c]: v for c, v in newest.items() if c in by_constant},

@@ -1,4 +1,5 @@
-"""The wire client: kio's request schemas, any request version, no release to choose."""
+"""The wire client: Kafka's message definitions (kafka-clients 3.9.2 + 4.4.0, merged), any request version, no
+release to choose."""
 
 from __future__ import annotations
 
@@ -15,19 +16,20 @@ def _make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id
 
 
 def _limits(client: AdminClient, config: HarnessConfig) -> ClientLimits:
-    """Every version of every API kio has a schema for: the probe sends what it is asked to."""
-    from kio.schema.index import api_key_map
+    """Every stable version of every API the definitions hold: the probe sends what it is asked to."""
+    from ....codec.catalog import codec_versions
 
-    ranges = {name: versions for key in api_key_map
+    ranges = {name: versions for key in codec_versions()
               if (name := api_name(key)) is not None and (versions := client_versions(key))}
     return ClientLimits("wire", client.version, {n: r[-1] for n, r in ranges.items()},
-                        {n: r[0] for n, r in ranges.items()}, None, "kio's request schemas")
+                        {n: r[0] for n, r in ranges.items()}, None,
+                        f"Kafka's message definitions (kafka-clients {client.version}, merged)")
 
 
 KIND = ClientKind(
-    name="wire", order=0, library="kio", release="none",
-    release_note="the wire client has no release to choose (its schemas are kio's); pin a request version with "
-                 "wire@vN instead",
+    name="wire", order=0, library="Kafka's message definitions", release="none",
+    release_note="the wire client has no release to choose (it speaks Kafka's message definitions, kafka-clients "
+                 "3.9.2 + 4.4.0 merged); pin a request version with wire@vN instead",
     make=_make, limits=_limits, modules=("kcompat.harness.clients.wire",),
     refusal=Refusal(exceptions=("UnsupportedVersion", "UnsupportedOption")),
     pinnable=True, pins=client_versions, chooses_broker=True, lists_by_describe=True,

@@ -1,26 +1,21 @@
-"""What the wire client's group operations share: requests built from kio's schemas by field name, and the
+"""What the wire client's group operations share: requests built from the definitions by field name, and the
 group coordinator, found the way every client finds it (FindCoordinator, then the group's requests go there).
 
 Group requests change shape across versions more than the topic ones (OffsetFetch v8 batches groups,
-FindCoordinator v4 batches keys), so a request is built from its schema's blank with the values the
-version has fields for (``request``), instead of one nested class name per version.
+FindCoordinator v4 batches keys), so a request is built with the values the version has fields for
+(``request``; the others take their defaults), instead of one nested struct name per version.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
-import types
-import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kio.index import load_request_schema
-from kio.schema.errors import ErrorCode
-
 from ....errors import WireError
-from ....protocol import METADATA, metadata_request, pick_version
-from ....recorder.frames import blank, has_field
+from ....messages import Entry, Fields, Part, names
+from ....protocol import METADATA, Request, metadata_request, pick_version, request_type
 from ....waiting import attempts
 from ...base import AdminResult, ResourceOutcome, error_name
 from ...wire import WireClient, Refused
@@ -34,33 +29,37 @@ Address = tuple[str, int]
 Build = Callable[[int, dict[str, bool]], Any]
 
 
-def request(api_key: int, version: int, **values: Any) -> Any:
-    """The request of this version with ``values`` for the fields it has (the others blank)."""
-    return blank(load_request_schema(api_key, version), **values)
+def request(api_key: int, version: int, **values: Any) -> Request:
+    """The request of this version with ``values`` for the fields it has (the others at their defaults)."""
+    return Request(api_key, version, request_type(api_key, version).values(values, strict=False))
 
 
-def items(entity: Any, field: str, values: Sequence[dict[str, Any]]) -> tuple[Any, ...]:
-    """Entries of ``entity``'s list field ``field`` (a class or an instance), each from a dict by field name."""
-    kind = element(entity if isinstance(entity, type) else type(entity), field)
-    return tuple(blank(kind, **{k: v for k, v in value.items() if has_field(kind, k)}) for value in values)
+def items(entity: Part | Request, field: str, values: Sequence[dict[str, Any]]) -> tuple[Entry, ...]:
+    """Entries of ``entity``'s list field ``field`` (a request, or a struct of one), each from a dict by field
+    name (fields the version lacks left out)."""
+    kind = _part(entity).element(field)
+    return tuple(Entry(kind.values(value, strict=False)) for value in values)
 
 
-def element(entity: type[Any], *path: str) -> type[Any]:
-    """The element class at a path of list fields (``element(OffsetFetchRequest, "topics")``), nullable
-    lists too (OffsetFetch's topics: null asks for every partition)."""
+def element(entity: Part | Request, *path: str) -> Part:
+    """The entry struct at a path of list fields (``element(request_type(OFFSET_FETCH, v), "topics")``)."""
+    found = _part(entity)
     for field in path:
-        hint = typing.get_type_hints(entity)[field]
-        if typing.get_origin(hint) in (typing.Union, types.UnionType):
-            hint = next(a for a in typing.get_args(hint) if a is not type(None))
-        entity = typing.cast(type[Any], typing.get_args(hint)[0])
-    return entity
+        found = found.element(field)
+    return found
 
 
-def has(entity: type[Any] | Any, field: str) -> bool:
-    return has_field(entity if isinstance(entity, type) else type(entity), field)
+def has(entity: Part | Request | Fields, field: str) -> bool:
+    """Whether a request (or a struct of one) at its version, or a decoded response struct, has ``field``."""
+    return field in names(entity) if isinstance(entity, Fields) else _part(entity).has(field)
+
+
+def _part(entity: Part | Request) -> Part:
+    return request_type(entity.api_key, entity.version) if isinstance(entity, Request) else entity
 
 
 def timedelta_ms(ms: int) -> datetime.timedelta:
+    """A duration field's value (requests take a duration or its ms)."""
     return datetime.timedelta(milliseconds=ms)
 
 
@@ -117,10 +116,10 @@ def send_to_coordinator(client: WireClient, operation: str, api_key: int, group:
 
 
 def commit_request(version: int, group: str, offsets: Sequence[tuple[str, int, int]], *, generation: int = -1,
-                   member_id: str = "", instance_id: str | None = None) -> Any:
+                   member_id: str = "", instance_id: str | None = None) -> Request:
     """OffsetCommit of (topic, partition, offset) triples; by default as no member (generation -1), which a
     group without members accepts; the retention and timestamp the version has are the broker's default."""
-    schema = load_request_schema(OFFSET_COMMIT, version)
+    schema = request_type(OFFSET_COMMIT, version)
     topic_type = element(schema, "topics")
     grouped: dict[str, list[tuple[int, int]]] = {}
     for topic, partition, offset in offsets:
@@ -129,7 +128,7 @@ def commit_request(version: int, group: str, offsets: Sequence[tuple[str, int, i
         {"partition_index": p, "committed_offset": o, "commit_timestamp": -1, "committed_leader_epoch": -1,
          "committed_metadata": ""} for p, o in partitions])} for topic, partitions in grouped.items()])
     return request(OFFSET_COMMIT, version, group_id=group, generation_id_or_member_epoch=generation,
-                   member_id=member_id, group_instance_id=instance_id, retention_time=timedelta_ms(-1),
+                   member_id=member_id, group_instance_id=instance_id, retention_time=-1,
                    topics=topics)
 
 
@@ -164,6 +163,6 @@ def brokers(client: WireClient) -> list[Address]:
 
 def _code(name: str) -> int:
     try:
-        return int(ErrorCode[name.lower()].value)
-    except KeyError as exc:
+        return next(code for code in range(-1, 256) if error_name(code) == name)
+    except StopIteration as exc:
         raise WireError(f"no Kafka error named {name}") from exc

@@ -5,8 +5,6 @@ request a version can't express is recorded as sent nowhere."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-
 from ....protocol import METADATA, metadata_request, nested_type, pick_version
 from ...base import AdminResult
 from ...wire import WireClient
@@ -19,8 +17,7 @@ def leaders(client: WireClient, topics: Iterable[str]) -> dict[tuple[str, int], 
     """(topic, partition) -> its leader's address, for the partitions that have a leader the client can see."""
     conn, offered = client.connection()
     version = min(max(1, pick_version(METADATA, offered)), _METADATA_BY_NAME)
-    entry: Any = nested_type(METADATA, version, "MetadataRequestTopic", topics=(), allow_auto_topic_creation=False,
-                             include_cluster_authorized_operations=False, include_topic_authorized_operations=False)
+    entry = nested_type(METADATA, version, "MetadataRequestTopic")
     response = conn.send(metadata_request(version, tuple(entry(name=t) for t in sorted(set(topics)))))
     brokers = {int(b.node_id): (str(b.host), int(b.port)) for b in response.brokers}
     return {(str(t.name), int(p.partition_index)): brokers[int(p.leader_id)]

@@ -178,11 +178,54 @@ public final class Groups {
             item.addProperty("host", String.valueOf(get(member, "host")));
             Object instance = get(member, "groupInstanceId");
             item.addProperty("group_instance_id", instance == null ? null : instance.toString());
+            Object assignment = get(member, "assignment");
+            if (assignment != null) {
+                item.add("assignment", assigned(assignment));
+            }
             members.add(item);
         }
         fields.add("members", members);
+        Object subtopologies = get(description, "subtopologies");
+        if (subtopologies instanceof Collection) {
+            fields.add("subtopologies", subtopologies((Collection<?>) subtopologies));
+        }
         if (Reflect.method(description.getClass(), "authorizedOperations") != null) {
             fields.add("authorized_operations", names((Collection<?>) get(description, "authorizedOperations")));
         }
+    }
+
+    /**
+     * A member's assignment as "topic:partition" names; a streams member's (StreamsGroupMemberAssignment) is
+     * its active tasks, "subtopology:partition".
+     */
+    private static JsonArray assigned(Object assignment) {
+        JsonArray names = new JsonArray();
+        Object partitions = get(assignment, "topicPartitions");
+        if (partitions instanceof Collection) {
+            for (Object partition : (Collection<?>) partitions) {
+                names.add(name((TopicPartition) partition));
+            }
+        }
+        Object tasks = get(assignment, "activeTasks");
+        if (tasks instanceof Collection) {
+            for (Object task : (Collection<?>) tasks) {
+                for (Object partition : (Collection<?>) get(task, "partitions")) {
+                    names.add(get(task, "subtopologyId") + ":" + partition);
+                }
+            }
+        }
+        return names;
+    }
+
+    /** A streams group's topology: each subtopology's id and source topics. */
+    private static JsonArray subtopologies(Collection<?> described) {
+        JsonArray items = new JsonArray();
+        for (Object subtopology : described) {
+            JsonObject item = new JsonObject();
+            item.addProperty("subtopology_id", String.valueOf(get(subtopology, "subtopologyId")));
+            item.add("source_topics", names((Collection<?>) get(subtopology, "sourceTopics")));
+            items.add(item);
+        }
+        return items;
     }
 }
