@@ -139,7 +139,7 @@ def _entity(**fields: Any) -> SimpleNamespace:
 
 
 def test_list_config_resources_at_v0_lists_client_metrics_only() -> None:
-    answer = _entity(error_code=0, client_metrics_resources=[_entity(name="subscription")])
+    answer = _entity(error_code=0, config_resources=[_entity(resource_name="subscription")])
     client = _Broker({74: (0, 0)}, answer)
     listed = wire_list.list_config_resources(client, ListConfigResourcesArgs(["CLIENT_METRICS"]), None)
     assert [r.resource for r in listed.resources] == ["CLIENT_METRICS:subscription"] and listed.request_version == 0
@@ -153,7 +153,7 @@ def test_list_config_resources_at_v0_lists_client_metrics_only() -> None:
 
 
 def test_list_config_resources_names_the_calls_error() -> None:
-    client = _Broker({74: (0, 0)}, _entity(error_code=31, client_metrics_resources=[]))
+    client = _Broker({74: (0, 0)}, _entity(error_code=31, config_resources=[]))
     result = wire_list.list_config_resources(client, ListConfigResourcesArgs(["CLIENT_METRICS"]), None)
     assert [(r.resource, r.error_name) for r in result.resources] == [("cluster", "CLUSTER_AUTHORIZATION_FAILED")]
 

@@ -28,5 +28,6 @@ def list_client_metrics_resources(client: WireClient, args: ListClientMetricsRes
     if int(response.error_code) != 0:
         outcomes: tuple[ResourceOutcome, ...] = (ResourceOutcome.of("cluster", int(response.error_code)),)
     else:
-        outcomes = tuple(ResourceOutcome.of(str(r.name), 0) for r in response.client_metrics_resources)
+        # the definitions name v0's list ConfigResources (key 74 became ListConfigResources in Kafka 4.1)
+        outcomes = tuple(ResourceOutcome.of(str(r.resource_name), 0) for r in response.config_resources)
     return AdminResult("list_client_metrics_resources", client.kind, client.version, sent, outcomes)

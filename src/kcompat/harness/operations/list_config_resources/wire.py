@@ -52,7 +52,6 @@ def list_config_resources(client: WireClient, args: ListConfigResourcesArgs, ver
         return AdminResult("list_config_resources", client.kind, client.version, sent,
                            (ResourceOutcome.of("cluster", int(response.error_code)),))
     # v0's entries are client metrics subscriptions, named only; v1 (ConfigResources) gives each one's type
-    listed: Any = getattr(response, "config_resources", None) or getattr(response, "client_metrics_resources", ())
     outcomes = tuple(ResourceOutcome.of(f"{_TYPE_NAMES.get(int(getattr(r, 'resource_type', 16)), 'UNKNOWN')}:"
-                                        f"{getattr(r, 'resource_name', None) or r.name}", 0) for r in listed)
+                                        f"{r.resource_name}", 0) for r in response.config_resources)
     return AdminResult("list_config_resources", client.kind, client.version, sent, outcomes)
