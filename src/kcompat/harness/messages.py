@@ -142,6 +142,8 @@ class Part:
                 if strict and not _empty(value):
                     lost.append(name)
                 continue
+            if value is None and self.version not in found.nullable:
+                continue  # unset where the version can't say null: the definition's default (a zero uuid, as Java)
             out[found.name] = self._value(found, value)
         if lost:
             raise WireError(f"{self.where} v{self.version} has no field {', '.join(sorted(lost))}; "

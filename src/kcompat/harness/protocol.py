@@ -270,23 +270,15 @@ class WireConnection:
         """Send one request and return its decoded response, read by field name (``response.error_code``)."""
         return self.decode(self.exchange(request))
 
-    def exchange(self, request: Request | Any) -> ResponseFrame:
+    def exchange(self, request: Request) -> ResponseFrame:
         """Send one request and return its response undecoded, as it came off the socket.
 
         For measuring what a response costs on the wire (bench/listing.py)
-        apart from decoding it; ``send`` is ``decode(exchange())``.  A set-up
-        may still hand over a kio entity it declares itself: it is written by
-        kio (``_kio_payload``), the only way kio is reached from here.
+        apart from decoding it; ``send`` is ``decode(exchange())``.
         """
         correlation_id = next(self._correlation)
-        if isinstance(request, Request):
-            api_key, version = request.api_key, request.version
-            payload = request_payload(request, correlation_id, self.client_id)
-        else:
-            api_key, version = int(request.__api_key__), int(request.__version__)
-            payload = _kio_payload(request, correlation_id, self.client_id)
-        self._write_frame(payload)
-        return ResponseFrame(api_key, version, correlation_id, self._read_frame())
+        self._write_frame(request_payload(request, correlation_id, self.client_id))
+        return ResponseFrame(request.api_key, request.version, correlation_id, self._read_frame())
 
     def decode(self, frame: ResponseFrame) -> Fields:
         """The response of a frame ``exchange`` returned (the request's API and version say how to read it)."""
@@ -377,18 +369,3 @@ class WireConnection:
 
 def _framed(payload: bytes) -> bytes:
     return struct.pack(">i", len(payload)) + payload
-
-
-def _kio_payload(request: Any, correlation_id: int, client_id: str) -> bytes:
-    """Header and body of a request a set-up declared as a kio entity (the APIs kio 0.5.0 lacks, declared
-    beside their set-up), written by kio."""
-    import io
-
-    from kio.serial import entity_writer
-
-    header = request.__header_schema__(request_api_key=request.__api_key__, request_api_version=request.__version__,
-                                       correlation_id=correlation_id, client_id=client_id)
-    body = io.BytesIO()
-    entity_writer(type(header))(body, header)
-    entity_writer(type(request))(body, request)
-    return body.getvalue()
