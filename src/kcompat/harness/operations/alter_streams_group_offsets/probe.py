@@ -15,8 +15,8 @@ from ..alter_consumer_group_offsets.probe import altered_offsets
 @probe(ProbeSpec("alter_streams_group_offsets", COMMON | {"offsets_after", "altered"},
                  {"committed": list, "to": list, "member": str},
                  about="alterStreamsGroupOffsets of a new group from the offsets the super user committed as no "
-                       "member (a group of no streams member: the set-up speaks kio, which has no "
-                       "StreamsGroupHeartbeat) to `to`; the keys and arguments of `alter_consumer_group_offsets`"))
+                       "member (a group of no streams member: the method does what the consumer group "
+                       "one does, on offsets) to `to`; the keys and arguments of `alter_consumer_group_offsets`"))
 def alter_streams_group_offsets(ctx: ProbeContext) -> dict[str, Any]:
     return altered_offsets(ctx, lambda group, offsets: ctx.call(ALTER_STREAMS_GROUP_OFFSETS,
                                                                 AlterStreamsGroupOffsetsArgs(group, offsets)))

@@ -15,8 +15,8 @@ from ..delete_consumer_group_offsets.probe import deleted_offsets
 @probe(ProbeSpec("delete_streams_group_offsets", COMMON | {"offsets_after", "deleted"},
                  {"committed": list, "member": str},
                  about="deleteStreamsGroupOffsets of every partition of a new group whose offsets the super user "
-                       "committed as no member (a group of no streams member: the set-up speaks kio, which has "
-                       "no StreamsGroupHeartbeat); the keys and arguments of `delete_consumer_group_offsets`"))
+                       "committed as no member (a group of no streams member: the method does what the consumer group one does, on "
+                       "offsets); the keys and arguments of `delete_consumer_group_offsets`"))
 def delete_streams_group_offsets(ctx: ProbeContext) -> dict[str, Any]:
     return deleted_offsets(ctx, lambda group, partitions: ctx.call(
         DELETE_STREAMS_GROUP_OFFSETS, DeleteStreamsGroupOffsetsArgs(group, partitions)))

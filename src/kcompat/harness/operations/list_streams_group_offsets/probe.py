@@ -14,8 +14,8 @@ from ..list_consumer_group_offsets.probe import listed_offsets
 
 @probe(ProbeSpec("list_streams_group_offsets", COMMON | {"offsets"}, {"committed": list, "member": str},
                  about="listStreamsGroupOffsets of every partition of a new group whose offsets the super user "
-                       "committed as no member (a group of no streams member: the set-up speaks kio, which has "
-                       "no StreamsGroupHeartbeat); the keys and arguments of `list_consumer_group_offsets`"))
+                       "committed as no member (a group of no streams member: the method does what the consumer group one does, on "
+                       "offsets); the keys and arguments of `list_consumer_group_offsets`"))
 def list_streams_group_offsets(ctx: ProbeContext) -> dict[str, Any]:
     return listed_offsets(ctx, lambda group: ctx.call(LIST_STREAMS_GROUP_OFFSETS,
                                                       ListStreamsGroupOffsetsArgs(group)))
