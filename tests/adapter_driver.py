@@ -36,20 +36,25 @@ class AdapterProcess:
         self.proc.stdin.flush()
         return self._read(timeout)
 
-    def call(self, op: str, endpoint: Endpoint | None, args: dict[str, Any], timeout: float = 90.0) -> dict[str, Any]:
-        """The whole answer to one request (``result`` or ``failure``), checked to answer this request."""
+    def call(self, op: str, endpoint: Endpoint | None, args: dict[str, Any], timeout: float = 90.0, *,
+             settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The whole answer to one request (``result`` or ``failure``), checked to answer this request;
+        ``settings`` are the library settings its connection carries."""
         self._ids += 1
         request: dict[str, Any] = {"id": self._ids, "op": op, "api_keys": list(api_keys(op)), "args": args}
         if endpoint is not None:
             request["connection"] = {"bootstrap": endpoint.bootstrap_servers, "username": endpoint.username,
                                      "password": endpoint.password}
+            if settings is not None:
+                request["connection"]["settings"] = settings
         answer = self.send(json.dumps(request).encode(), timeout)
         assert answer.get("id") == self._ids, answer
         return answer
 
-    def result(self, op: str, endpoint: Endpoint | None, args: dict[str, Any]) -> dict[str, Any]:
+    def result(self, op: str, endpoint: Endpoint | None, args: dict[str, Any], *,
+               settings: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``result`` of a request the adapter could run (a ``failure`` fails the test)."""
-        answer = self.call(op, endpoint, args)
+        answer = self.call(op, endpoint, args, settings=settings)
         assert "result" in answer, answer
         result: dict[str, Any] = answer["result"]
         required = {"request_version", "resources", "result_fields", "exception", "exception_message",

@@ -51,12 +51,15 @@ class AdapterProcess:
         decoded: dict[str, Any] = json.loads(line)
         return decoded
 
-    def request(self, op: str, endpoint: Endpoint | None, args: dict[str, Any]) -> dict[str, Any]:
-        """The whole answer line (``result`` or ``failure``) to one request, checked to answer it."""
+    def request(self, op: str, endpoint: Endpoint | None, args: dict[str, Any], *,
+                settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The whole answer line (``result`` or ``failure``) to one request, checked to answer it; ``settings``
+        are the library settings its connection carries."""
         assert self.proc.stdin is not None
         self._ids += 1
         connection = None if endpoint is None else {"bootstrap": endpoint.bootstrap_servers,
-                                                    "username": endpoint.username, "password": endpoint.password}
+                                                    "username": endpoint.username, "password": endpoint.password,
+                                                    **({} if settings is None else {"settings": settings})}
         self.proc.stdin.write(json.dumps({"id": self._ids, "op": op, "api_keys": list(api_keys(op)),
                                           "connection": connection, "args": args}).encode() + b"\n")
         self.proc.stdin.flush()
@@ -64,9 +67,10 @@ class AdapterProcess:
         assert answer["id"] == self._ids, answer
         return answer
 
-    def call(self, op: str, endpoint: Endpoint, args: dict[str, Any]) -> dict[str, Any]:
+    def call(self, op: str, endpoint: Endpoint, args: dict[str, Any], *,
+             settings: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``result`` of one op, checked to have the protocol's shape."""
-        answer = self.request(op, endpoint, args)
+        answer = self.request(op, endpoint, args, settings=settings)
         assert "result" in answer, answer
         result: dict[str, Any] = answer["result"]
         assert RESULT_KEYS <= set(result) <= RESULT_KEYS | OPTIONAL_RESULT_KEYS, result

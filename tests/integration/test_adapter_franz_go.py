@@ -5,7 +5,7 @@ test_adapter_conformance.py)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +14,20 @@ import pytest
 from kcompat.harness import ClusterSpec, KafkaVersion
 from kcompat.harness.clients import Endpoint, kind
 from kcompat.harness.clients.kinds.franz_go import install
+from kcompat.harness.clients.base import ConfigTarget, NewTopic
+from kcompat.harness.operations import perform
+from kcompat.harness.operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
+from kcompat.harness.operations.delete_topics import DELETE_TOPICS, DeleteTopicsArgs
+from kcompat.harness.operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArgs
+from kcompat.harness.operations.describe_configs import DESCRIBE_CONFIGS, DescribeConfigsArgs
+from kcompat.harness.operations.list_groups import LIST_GROUPS, ListGroupsArgs
+from kcompat.harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
 from kcompat.harness.matrix.env import endpoint_of
 from kcompat.harness.matrix.probes._shared import simple_name
+from kcompat.harness.recorder import StubBroker
 from kcompat.harness.waiting import attempts
 from tests.slices import new_in_ci
+from tests.pinned_limits import assert_capped, measured
 from tests.adapter_driver import AdapterProcess
 
 RELEASE = "1.22.2"
@@ -323,3 +333,71 @@ def _share_groups(adapter: AdapterProcess, at: Endpoint, topic: str, group: str,
     after = adapter.result("list_share_group_offsets", at, {"group": group, "partitions": None})
     assert all(r["fields"].get("offset") is None for r in after["resources"]), after
     return ops
+
+
+def _sent_by(adapter: AdapterProcess, settings: dict[str, Any] | None) -> dict[str, tuple[int, ...]]:
+    """The request versions one create_topics sends to a stub broker that offers every version, in a
+    configuration (None: the library's default)."""
+    with StubBroker() as stub:
+        adapter.result("create_topics", Endpoint(stub.bootstrap_servers), {"validate_only": False,
+                                                                            "topics": [new_topic("kc-pinned")]},
+                       settings=settings)
+        return stub.recording.versions()
+
+
+def test_max_versions_caps_every_request_at_the_release_named(adapter):
+    default, pinned = _sent_by(adapter, None), _sent_by(adapter, {"max_versions": "2.3.0"})
+    newer = _sent_by(adapter, {"max_versions": "3.9.1"})  # a patch release: kversion's set for 3.9
+    assert set(pinned) == set(default), (pinned, default)
+    assert all(max(pinned[api]) <= max(newer[api]) <= max(default[api]) for api in default), (pinned, newer, default)
+    assert max(pinned["CreateTopics"]) < max(default["CreateTopics"]), (pinned, default)
+
+
+def test_a_release_kversion_lacks_is_a_failure_naming_the_nearest(adapter):
+    answer = adapter.call("list_topics", Endpoint("127.0.0.1:9"), {}, settings={"max_versions": "0.7.1"})
+    assert answer["failure"]["message"].startswith("franz-go's kversion has no version set for max_versions=0.7.1: "
+                                                   "nearest v0.8.0"), answer
+
+
+def test_kcompat_measures_the_pinned_configuration_below_the_default():
+    default, pinned = measured(f"franz-go:{RELEASE}", "max_versions=2.3.0")
+    assert_capped(default, pinned)
+
+
+KMSG = f"franz-go:{RELEASE}@surface=kmsg"
+
+
+def test_kmsg_surface_sends_what_kgo_negotiates(
+        kafka_cluster_factory: Callable[..., Any], admin_client_factory: Callable[..., Any],
+        unique_topic: Callable[[str], str]) -> None:
+    """Raw kmsg requests through kgo.Client.Request: the version is kgo's choice (the newest both sides have) and
+    the answer the response as decoded (read-only flags and types kadm.Config leaves out); what the surface sends
+    no request for is the client lacking it."""
+    cluster = kafka_cluster_factory(ClusterSpec.of("4.4"))
+    client = admin_client_factory(cluster, KMSG)
+    name = unique_topic("kc-fgk")
+    offered = {r.api_key: r.max_version for r in cluster.api_versions}
+
+    created = perform(client, CREATE_TOPICS, CreateTopicsArgs([NewTopic(name, 1, 1)]))
+    assert created.exception is None and created.resource(name).error_name == "NONE", created
+    assert created.request_version == min(offered[19], 7)  # kmsg 1.15 knows CreateTopics up to v7
+    assert created.resource(name).fields["num_partitions"] == 1
+
+    described = perform(client, DESCRIBE_CONFIGS, DescribeConfigsArgs([ConfigTarget("topic", name)], True, True))
+    entries = {e["name"]: e for e in described.resource(f"topic:{name}").fields["configs"]}
+    assert entries["retention.ms"]["type"] == "LONG" and entries["retention.ms"]["read_only"] is False
+    assert not described.unsupported_fields and "configs.documentation" in described.result_fields
+    kadm_said = perform(admin_client_factory(cluster, f"franz-go:{RELEASE}"), DESCRIBE_CONFIGS,
+                        DescribeConfigsArgs([ConfigTarget("topic", name)], True, True))
+    assert "configs.read_only" in kadm_said.unsupported_fields  # the default surface's kadm.Config has none
+
+    cluster_info = perform(client, DESCRIBE_CLUSTER, DescribeClusterArgs())
+    assert cluster_info.resource("cluster").fields["nodes"] == [b.node_id for b in cluster.brokers]
+    assert cluster_info.resource("cluster").fields["cluster_id"]
+    assert perform(client, LIST_TOPICS, ListTopicsArgs()).resource(name).fields["partitions"] == 1
+    assert perform(client, LIST_GROUPS, ListGroupsArgs()).exception == "NotImplementedError"
+
+    deleted = perform(client, DELETE_TOPICS, DeleteTopicsArgs([name]))
+    assert deleted.resource(name).error_name == "NONE"
+    gone = perform(client, DELETE_TOPICS, DeleteTopicsArgs([name]))
+    assert gone.resource(name).error_name == "UNKNOWN_TOPIC_OR_PARTITION"

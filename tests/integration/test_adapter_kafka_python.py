@@ -3,6 +3,7 @@ every operation it declares, against an old ZooKeeper broker, a KRaft broker, an
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -10,11 +11,14 @@ from typing import Any
 import pytest
 
 from kcompat.harness import ClusterSpec, KafkaVersion
+from kcompat.harness.clients import Endpoint
 from kcompat.harness.clients.kinds.kafka_python import install
 from kcompat.harness.config import HarnessConfig
 from kcompat.harness.matrix.env import endpoint_of
+from kcompat.harness.recorder import StubBroker
 from kcompat.harness.waiting import attempts
 from tests.slices import new_in_ci
+from tests.pinned_limits import assert_capped, measured
 from tests.adapters import AdapterProcess, by_name
 
 RELEASE = "3.0.12"
@@ -229,3 +233,73 @@ def test_the_metadata_quorum_and_config_resources_of_a_kafka_4_broker(kafka_clus
     assert by_name(listed)[f"TOPIC:{name}"]["error_name"] == "NONE", listed
     assert all(r["resource"].startswith("TOPIC:") for r in listed["resources"]), listed
     assert adapter.call("close", at, {})["resources"] == []
+
+
+def _sent_by(adapter: AdapterProcess, settings: dict[str, Any] | None) -> dict[str, tuple[int, ...]]:
+    """The request versions one create_topics sends to a stub broker that offers every version, in a
+    configuration (None: the library's default)."""
+    with StubBroker() as stub:
+        adapter.call("create_topics", Endpoint(stub.bootstrap_servers), {"validate_only": False, "topics": [
+            {"name": "kc-pinned", "partitions": 1, "replication_factor": 1, "assignments": None, "configs": {}}]},
+            settings=settings)
+        return stub.recording.versions()
+
+
+def test_api_version_pins_the_request_versions_to_the_release_named(adapter: AdapterProcess) -> None:
+    default, pinned = _sent_by(adapter, None), _sent_by(adapter, {"api_version": "2.3.0"})
+    newer = _sent_by(adapter, {"api_version": "3.9.0"})
+    assert set(pinned) == set(default), (pinned, default)
+    assert all(max(pinned[api]) <= max(newer[api]) <= max(default[api]) for api in default), (pinned, newer, default)
+    assert max(pinned["CreateTopics"]) < max(default["CreateTopics"]), (pinned, default)
+
+
+def test_an_api_version_that_is_not_a_release_is_a_failure_naming_it(adapter: AdapterProcess) -> None:
+    answer = adapter.request("list_topics", Endpoint("127.0.0.1:9"), {}, settings={"api_version": "2.x"})
+    assert answer["failure"] == {"class": "ValueError", "message": "api_version=2.x is not a release kafka-python "
+                                 "can take as a tuple of ints"}, answer
+
+
+OLD = "2.0.2"
+"""kafka-python before the 3.0 rewrite: objects in, raw responses out, told apart by each method's parameters."""
+
+
+def test_a_release_before_3_0_is_measured_through_the_console_script() -> None:
+    from tests.console import kcompat, ok
+
+    (line,) = ok(kcompat("clients", "limits", "--json", f"kafka-python:{OLD}", timeout=900)).splitlines()
+    measured = json.loads(line)
+    assert (measured["kind"], measured["release"]) == ("kafka-python", OLD)
+    assert {"CreateTopics", "DescribeConfigs", "Metadata"} <= set(measured["newest"])
+
+
+def test_a_release_before_3_0_drives_its_admin_client_against_a_broker(kc_config: HarnessConfig,
+                                                                         kafka_cluster_factory, unique_topic) -> None:
+    argv, env = install.install(OLD, kc_config)
+    old = AdapterProcess(argv, env, kc_config.run_root / "adapters" / f"kafka-python-{OLD}-{os.getpid()}.log")
+    try:
+        assert old.ready["ready"] == OLD
+        assert "list_consumer_group_offsets" not in old.ready["operations"]  # 3.0's method names only
+        at = endpoint_of(kafka_cluster_factory(ClusterSpec.of("2.3", "zk")))
+        topic = unique_topic("kc-kp-old")
+        created = by_name(old.call("create_topics", at, {"validate_only": False, "topics": [
+            {"name": topic, "partitions": 1, "replication_factor": 1, "assignments": None, "configs": {}}]}))
+        assert created[topic]["error_name"] == "NONE", created
+        grown = by_name(old.call("create_partitions", at, {"validate_only": False, "partitions": [
+            {"topic": topic, "total_count": 2, "assignments": None}]}))
+        assert grown[topic]["error_name"] == "NONE", grown
+        described = by_name(old.call("describe_configs", at, {"include_synonyms": True, "targets": [
+            {"resource_type": "TOPIC", "name": topic}]}))
+        configs = {c["name"]: c for c in described[f"topic:{topic}"]["fields"]["configs"]}
+        assert configs["cleanup.policy"]["value"] == "delete" and configs["cleanup.policy"]["source"] == "DEFAULT_CONFIG"
+        incremental = old.call("incremental_alter_configs", at, {"validate_only": False, "resources": [
+            {"target": {"resource_type": "topic", "name": topic}, "ops": []}]})
+        assert incremental["exception"] == "NotImplementedError", incremental
+        deleted = by_name(old.call("delete_topics", at, {"names": [topic], "topic_ids": []}))
+        assert deleted[topic]["error_name"] == "NONE", deleted
+    finally:
+        assert old.close() == 0
+
+
+def test_kcompat_measures_the_pinned_configuration_below_the_default():
+    default, pinned = measured(f"kafka-python:{RELEASE}", "api_version=2.3.0")
+    assert_capped(default, pinned)

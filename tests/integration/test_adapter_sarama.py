@@ -5,7 +5,7 @@ test_adapter_conformance.py)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +14,20 @@ import pytest
 from kcompat.harness import ClusterSpec, KafkaVersion
 from kcompat.harness.clients import Endpoint, kind
 from kcompat.harness.clients.kinds.sarama import install
+from kcompat.harness.clients.base import ConfigTarget, NewTopic
+from kcompat.harness.operations import perform
+from kcompat.harness.operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
+from kcompat.harness.operations.delete_topics import DELETE_TOPICS, DeleteTopicsArgs
+from kcompat.harness.operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArgs
+from kcompat.harness.operations.describe_configs import DESCRIBE_CONFIGS, DescribeConfigsArgs
+from kcompat.harness.operations.list_groups import LIST_GROUPS, ListGroupsArgs
+from kcompat.harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
 from kcompat.harness.matrix.env import endpoint_of
 from kcompat.harness.matrix.probes._shared import simple_name
+from kcompat.harness.recorder import StubBroker
 from kcompat.harness.waiting import attempts
 from tests.slices import new_in_ci
+from tests.pinned_limits import assert_capped, measured
 from tests.adapter_driver import AdapterProcess
 
 RELEASE = "1.61.1"
@@ -278,3 +288,118 @@ def _acls_without_authorizer(adapter: AdapterProcess, at: Endpoint, topic: str) 
     deleted = adapter.result("delete_acls", at, {"filters": [acl]})
     assert one(deleted, f"topic:{topic}:User:bob:READ:ALLOW")["error_name"] == "SECURITY_DISABLED", deleted
     return {"create_acls", "describe_acls", "delete_acls"}
+
+
+def _sent_by(adapter: AdapterProcess, settings: dict[str, Any] | None) -> dict[str, tuple[int, ...]]:
+    """The request versions one create_topics sends to a stub broker that offers every version, in a
+    configuration (None: the release's own Config.Version)."""
+    with StubBroker() as stub:
+        adapter.result("create_topics", Endpoint(stub.bootstrap_servers), {"validate_only": False,
+                                                                            "topics": [new_topic("kc-pinned")]},
+                       settings=settings)
+        return stub.recording.versions()
+
+
+def test_the_version_setting_is_config_version(adapter):
+    default, pinned = _sent_by(adapter, None), _sent_by(adapter, {"version": "2.3.0"})
+    oldest = _sent_by(adapter, {"version": "0.10.2"})  # sarama's format for 0.x has four parts: 0.10.2.0
+    assert set(pinned) == set(default) == set(oldest), (pinned, default)
+    assert all(max(oldest[api]) <= max(pinned[api]) <= max(default[api]) for api in default), (oldest, pinned, default)
+    assert max(oldest["CreateTopics"]) < max(pinned["CreateTopics"]) < max(default["CreateTopics"])
+    assert _sent_by(adapter, {"version": "2.3"}) == pinned  # 2.3.0 in sarama's terms
+
+
+def test_a_version_sarama_refuses_is_a_failure_naming_it(adapter):
+    answer = adapter.call("list_topics", Endpoint("127.0.0.1:9"), {}, settings={"version": "2.3.0.1"})
+    assert answer["failure"]["message"].startswith("sarama can't take version=2.3.0.1 as Config.Version: "), answer
+
+
+SHOPIFY = "1.38.1"
+"""The last release under github.com/Shopify/sarama: built with a go.mod replace and the sarama_pre160 tag."""
+LACKING_BEFORE_160 = {"list_offsets", "elect_leaders", "alter_consumer_group_offsets"}
+
+
+def test_a_shopify_path_release_is_measured_through_the_console_script() -> None:
+    from tests.console import kcompat, ok
+
+    (line,) = ok(kcompat("clients", "limits", "--json", f"sarama:{SHOPIFY}", timeout=1500)).splitlines()
+    measured = json.loads(line)
+    assert (measured["kind"], measured["release"]) == ("sarama", SHOPIFY)
+    assert {"CreateTopics", "DescribeConfigs", "Metadata"} <= set(measured["newest"])
+
+
+def test_a_shopify_path_release_drives_its_clusteradmin_against_a_broker(kc_config, tmp_path: Path,
+                                                                          kafka_cluster_factory, unique_topic) -> None:
+    argv, env = install.install(SHOPIFY, kc_config)
+    adapter = AdapterProcess(argv, env, tmp_path / "sarama-shopify.log")
+    try:
+        assert adapter.ready["ready"] == SHOPIFY  # the replacement's release, read from the binary's build info
+        assert adapter.ready["kafka_version_rule"].startswith("sarama.DefaultVersion")
+        assert not LACKING_BEFORE_160 & set(adapter.ready["operations"])  # the client lacking them: unsupported
+        at = endpoint_of(kafka_cluster_factory(ClusterSpec.of("2.3", "zk")))
+        topic = unique_topic("kc-sa-old")
+        created = adapter.result("create_topics", at, {"validate_only": False, "topics": [new_topic(topic)]})
+        assert one(created, topic)["error_name"] == "NONE", created
+        described = adapter.result("describe_configs", at, {"include_synonyms": True, "include_documentation": False,
+                                                            "targets": [{"resource_type": "TOPIC", "name": topic}]})
+        assert described["unsupported_options"] == ["include_synonyms"]  # DescribeConfig has no such option
+        configs = {c["name"]: c for c in one(described, f"topic:{topic}")["fields"]["configs"]}
+        assert configs["cleanup.policy"]["value"] == "delete"
+        assert adapter.close() == 0
+    finally:
+        adapter.kill()
+
+
+def test_kcompat_measures_the_pinned_configuration_below_the_default():
+    default, pinned = measured(f"sarama:{RELEASE}", "version=2.3.0")
+    assert_capped(default, pinned)
+
+
+BROKER_SURFACE = f"sarama:{RELEASE}@surface=broker"
+
+
+def test_broker_surface_sends_the_request_structs_versions(
+        kafka_cluster_factory: Callable[..., Any], admin_client_factory: Callable[..., Any],
+        unique_topic: Callable[[str], str]) -> None:
+    """*sarama.Broker's request methods, each request a struct literal (its Version zero), Metadata at
+    Config.Version to find the controller; what the surface sends no request for is the client lacking it."""
+    cluster = kafka_cluster_factory(ClusterSpec.of("2.8"))
+    client = admin_client_factory(cluster, BROKER_SURFACE)
+    name = unique_topic("kc-sab")
+
+    created = perform(client, CREATE_TOPICS, CreateTopicsArgs([NewTopic(name, 1, 1)], validate_only=True))
+    assert created.request_version == 0 and created.unsupported_options == ("validate_only",), created
+    assert created.resource(name).error_name == "NONE"
+    again = perform(client, CREATE_TOPICS, CreateTopicsArgs([NewTopic(name, 1, 1)]))
+    assert again.resource(name).error_name == "TOPIC_ALREADY_EXISTS"  # validate_only never reached the broker
+
+    listed = perform(client, LIST_TOPICS, ListTopicsArgs())
+    assert listed.resource(name).fields == {"partitions": 1, "internal": False}
+    assert isinstance(listed.request_version, int) and listed.request_version > 0  # sarama.NewMetadataRequest
+    described = perform(client, DESCRIBE_CONFIGS, DescribeConfigsArgs([ConfigTarget("topic", name)], True, False))
+    assert described.request_version == 0 and described.unsupported_options == ("include_synonyms",)
+    assert "retention.ms" in {e["name"] for e in described.resource(f"topic:{name}").fields["configs"]}
+    cluster_info = perform(client, DESCRIBE_CLUSTER, DescribeClusterArgs())
+    assert cluster_info.resource("cluster").fields["nodes"] == [b.node_id for b in cluster.brokers]
+
+    lacking = perform(client, LIST_GROUPS, ListGroupsArgs())
+    assert lacking.exception == "NotImplementedError"
+
+    deleted = perform(client, DELETE_TOPICS, DeleteTopicsArgs([name]))
+    assert (deleted.resource(name).error_name, deleted.request_version) == ("NONE", 0)
+
+
+def test_broker_surface_against_kafka_4(
+        kafka_cluster_factory: Callable[..., Any], admin_client_factory: Callable[..., Any],
+        unique_topic: Callable[[str], str]) -> None:
+    """Kafka 4 dropped CreateTopics v0-1 (KIP-896), and sarama lowers a request's version to the broker's but never
+    raises it: the broker closes the connection, while ClusterAdmin (the default surface) creates the topic."""
+    cluster = kafka_cluster_factory(ClusterSpec.of("4.4"))
+    name = unique_topic("kc-sab4")
+
+    raw = perform(admin_client_factory(cluster, BROKER_SURFACE), CREATE_TOPICS,
+                  CreateTopicsArgs([NewTopic(name, 1, 1)]))
+    assert raw.exception is not None and raw.request_version == 0, raw
+    admin = perform(admin_client_factory(cluster, f"sarama:{RELEASE}"), CREATE_TOPICS,
+                    CreateTopicsArgs([NewTopic(name, 1, 1)]))
+    assert admin.exception is None and admin.resource(name).error_name == "NONE"

@@ -89,6 +89,37 @@ def test_share_groups_of_a_preview_broker_are_disowned(kafka_cluster_factory: An
 
 
 @pytest.fixture
+def enabled_preview(kafka_cluster_factory: Any) -> Any:
+    """Kafka 4.1 with share groups on (the cluster profile ``4.1@share.version=1``)."""
+    return kafka_cluster_factory(ClusterSpec.of("4.1", "kraft", features=(("share.version", 1),)))
+
+
+@pytest.mark.parametrize("probe, args, seen", [
+    ("delete_share_groups", {}, {"error": "NONE", "deleted": True}),
+    ("delete_share_groups", {"member": True}, {"error": "NON_EMPTY_GROUP", "deleted": False}),
+    ("list_share_group_offsets", {"accepted": 3}, {"error": "NONE", "offsets": [3]}),
+])
+def test_share_groups_are_made_where_alter_makes_none(probe: str, args: dict[str, Any], seen: dict[str, Any],
+                                                      enabled_preview: Any, admin_client_factory: Any,
+                                                      kc_config: Any, unique_topic: Any) -> None:
+    """4.1's AlterShareGroupOffsets answers for no partition and makes no group: the set-up makes it as a share
+    consumer does (a member joins and leaves), and a member reads the records written before it joined
+    (share.auto.offset.reset earliest), so the claim's call is made on a share group the broker has."""
+    client = admin_client_factory(enabled_preview, "wire")
+    observed = observe(probe, enabled_preview, client, kc_config, unique_topic, **args)
+    assert {key: observed.get(key) for key in seen} == seen, observed
+
+
+def test_a_share_group_made_by_its_member_has_a_start_offset(enabled_preview: Any, admin_client_factory: Any,
+                                                              kc_config: Any, unique_topic: Any) -> None:
+    """Where AlterShareGroupOffsets gives none (4.1), the member that made the group fetched before leaving, so
+    the group has a start offset on the topic: deleteShareGroupOffsets' cells delete one."""
+    client = admin_client_factory(enabled_preview, "wire")
+    observed = observe("list_share_group_offsets", enabled_preview, client, kc_config, unique_topic)
+    assert observed["error"] == "NONE" and observed["offsets"] != [None], observed
+
+
+@pytest.fixture
 def newest(kafka_cluster_factory: Any) -> Any:
     """Kafka 4.4: share and streams groups on by default."""
     return kafka_cluster_factory(ClusterSpec.of("4.4", "kraft"))

@@ -17,6 +17,7 @@ import pytest
 from kcompat.harness.operations import perform
 from kcompat.harness.operations.create_partitions import CREATE_PARTITIONS, CreatePartitionsArgs
 from kcompat.harness.operations.create_topics import CREATE_TOPICS, CreateTopicsArgs
+from kcompat.harness.operations.describe_cluster import DESCRIBE_CLUSTER, DescribeClusterArgs
 from kcompat.harness.operations.describe_configs import DESCRIBE_CONFIGS, DescribeConfigsArgs
 from kcompat.harness.operations.list_topics import LIST_TOPICS, ListTopicsArgs
 from kcompat.harness import ClusterSpec, HarnessError, KafkaVersion, SaslSpec, load_catalog
@@ -249,3 +250,33 @@ def test_wire_options_a_version_cant_carry(broker, admin_client_factory, unique_
     refused = perform(wire, CREATE_TOPICS, CreateTopicsArgs([NewTopic(name, 1, 1)], validate_only=True), version=0)
     assert refused.exception == "UnsupportedOption" and refused.unsupported_options == ("validate_only",)
     assert name not in {r.resource for r in perform(wire, LIST_TOPICS, ListTopicsArgs()).resources}  # a dry run never became real
+
+
+def test_java_controllers_surface_bootstraps_from_the_controller_listener(kafka_cluster_factory,
+                                                                          admin_client_factory, unique_topic):
+    """``java:4.4.0@surface=controllers`` (KIP-919): its Admin reaches a KRaft cluster through the controller
+    listener alone, where the controllers answer the APIs KIP-919 gives them and refuse the others; a release
+    before 3.7, or a ZooKeeper cluster, has no such surface (the client lacks it)."""
+    kraft = kafka_cluster_factory(ClusterSpec.of("4.4"))
+    controllers = admin_client_factory(kraft, "java:4.4.0@surface=controllers")
+    described = perform(controllers, DESCRIBE_CLUSTER, DescribeClusterArgs())
+    assert described.exception is None and described.resource("cluster").error_name == "NONE", described
+    name = unique_topic("controllers")
+    created = perform(controllers, CREATE_TOPICS, CreateTopicsArgs([NewTopic(name, 1, 1)]))
+    assert created.resource(name).error_name == "UNSUPPORTED_ENDPOINT_TYPE", created
+    old = perform(admin_client_factory(kraft, "java:3.6.2@surface=controllers"), LIST_TOPICS, ListTopicsArgs())
+    assert old.exception == "java.lang.NoSuchMethodException" and "3.7" in (old.exception_message or "")
+    zk = kafka_cluster_factory(ClusterSpec.of("3.9", mode="zk"))
+    none = perform(admin_client_factory(zk, "java:4.4.0@surface=controllers"), LIST_TOPICS, ListTopicsArgs())
+    assert none.exception == "java.lang.NoSuchMethodException" and "ZooKeeper" in (none.exception_message or "")
+
+
+def test_a_confluent_release_without_a_wheel_for_this_python_is_one_line_naming_the_installable(tmp_path) -> None:
+    from tests.console import kcompat
+
+    done = kcompat("run", "--brokers", "4.4", "--clients", "confluent:1.9.2", "--kip", "KIP-525",
+                   "--out", str(tmp_path / "r"), timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if x.startswith("kcompat: error:")]
+    assert "confluent-kafka 1.9.2 can't be installed here: PyPI has no wheel of it for Python" in line
+    assert "nearest installable releases: 2." in line and not (tmp_path / "r").exists()  # nothing booted

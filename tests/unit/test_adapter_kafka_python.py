@@ -209,16 +209,16 @@ def test_a_release_pypi_lacks_is_one_line_naming_the_nearest(tmp_path: Path, mon
 
     def index() -> list[str]:
         asked.append(1)
-        return ["3.0.12", "3.0.11", "3.0.10", "2.3.3", "3.1.0rc1"]
+        return ["3.0.12", "3.0.11", "3.0.10", "2.3.3", "1.4.3", "3.1.0rc1"]
 
     monkeypatch.setattr(install, "_pip_index", index)
     with pytest.raises(ConfigError, match=r"^kafka-python 3\.0\.99 is not published; nearest releases: "
                                           r"3\.0\.11, 3\.0\.12$"):
         install.check_release("3.0.99", _config(tmp_path))
-    assert install.published(_config(tmp_path)) == ("2.3.3", "3.0.10", "3.0.11", "3.0.12")  # from the cache
+    assert install.published(_config(tmp_path)) == ("1.4.3", "2.3.3", "3.0.10", "3.0.11", "3.0.12")  # from the cache
     assert len(asked) == 1  # no list cached: asked once, and the cached list then lacked the release too
-    with pytest.raises(ConfigError, match="drives KafkaAdminClient as 3.0.0 rewrote it; kafka-python 2.3.3"):
-        install.check_release("2.3.3", _config(tmp_path))
+    with pytest.raises(ConfigError, match="KafkaAdminClient from 1.4.4 on; kafka-python 1.4.3 is older"):
+        install.check_release("1.4.3", _config(tmp_path))
     assert install.check_release("3.0.12", _config(tmp_path)) == "3.0.12"
 
 
@@ -278,3 +278,14 @@ def test_a_listing_a_day_old_is_asked_again_and_kept_when_the_registry_cant_answ
         installing.published(_config(tmp_path / "elsewhere"), "lib", unreachable)
     assert installing.published(HarnessConfig(cache_dir=tmp_path / "none", run_root=tmp_path / "runs",
                                               offline=True), "lib", unreachable) == ()
+
+
+def test_api_version_becomes_kafka_pythons_tuple_and_a_configuration_its_own_client() -> None:
+    plain = {"bootstrap": "127.0.0.1:9092", "username": None, "password": None}
+    pinned = {**plain, "settings": {"api_version": "2.3.0"}, "surface": "admin"}
+    assert ADAPTER.library_settings(plain) == ADAPTER.library_settings({**plain, "settings": {}}) == {}
+    assert ADAPTER.library_settings(pinned) == {"api_version": (2, 3, 0)}
+    assert ADAPTER.client_key(plain) != ADAPTER.client_key(pinned)
+    assert ADAPTER.client_key(pinned) == ADAPTER.client_key({**pinned, "settings": {"api_version": "2.3.0"}})
+    with pytest.raises(ValueError, match=r"^api_version=２\.3 is not a release kafka-python can take"):
+        ADAPTER.library_settings({**plain, "settings": {"api_version": "２.3"}})  # fullwidth: not ASCII digits

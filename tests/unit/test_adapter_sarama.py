@@ -38,3 +38,12 @@ def test_the_kafka_version_rule_is_stated_in_the_program() -> None:
     source = (install.SOURCES / "main.go").read_text()
     assert '"kafka_version": version.String(), "kafka_version_rule": rule' in source
     assert "sarama.MaxVersion" in source and "sarama.DefaultVersion" in source
+
+
+def test_a_release_before_the_move_is_the_shopify_module_and_older_than_the_adapter_builds_is_refused(
+        tmp_path) -> None:
+    assert install.module_of("1.38.1") == "github.com/Shopify/sarama"
+    assert install.module_of("1.40.1") == install.MODULE
+    with pytest.raises(ConfigError, match=r"^the sarama adapter builds with sarama 1\.38\.1 or newer; 1\.30\.0 is older"):
+        install.check_release("1.30.0", _config(tmp_path, offline=True))
+    assert install.check_release("1.38.1", _config(tmp_path, offline=True)) == "1.38.1"  # offline, no list: the build says

@@ -51,7 +51,7 @@ class NoneClient:
 
 KIND = ClientKind(
     name="nonekind", order=5, library="none-lib", release="required", release_note="name a release",
-    make=lambda endpoint, config, release, run_id: NoneClient(),  # type: ignore[arg-type,return-value]
+    make=lambda endpoint, config, release, run_id, settings: NoneClient(),  # type: ignore[arg-type,return-value]
     limits=lambda client, config: ClientLimits("nonekind", client.version, {"Metadata": 1}),
     modules=(), refusal=Refusal(exceptions=("NoneRefused",)))
 '''

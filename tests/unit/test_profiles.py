@@ -66,7 +66,9 @@ def test_a_named_profile_runs_every_selected_claim_on_it_alone() -> None:
 @pytest.mark.parametrize("brokers, said", [
     ("4.1@share.version=2", "supports share.version up to level 1, not 2"),
     ("4.1@nope.version=1", "has no feature 'nope.version'; it has: eligible.leader.replicas.version (0-1)"),
-    ("4.1@share.version=one", "the level of share.version is a whole number, not 'one'"),
+    ("4.1@share.version=one", "the level of share.version is a whole number (ASCII digits), not 'one'"),
+    ("4.1@share.version=²", "the level of share.version is a whole number (ASCII digits), not '²'"),
+    ("4.1@share.version=" + "9" * 5000, "not '99999999999999999999'"),
     ("4.1@share.version", "@share.version is not a feature level like @share.version=1"),
     ("4.0@share.version=1", "Kafka 4.0.2 has no feature 'share.version'"),
     ("2.4@share.version=1", "in zk mode has no feature levels (KRaft only)"),
@@ -75,7 +77,7 @@ def test_a_named_profile_runs_every_selected_claim_on_it_alone() -> None:
 def test_bad_feature_levels_are_one_config_error(brokers: str, said: str) -> None:
     with pytest.raises(ConfigError) as raised:
         _plan(brokers)
-    assert said in str(raised.value) and "\n" not in str(raised.value)
+    assert said in str(raised.value) and "\n" not in str(raised.value) and len(str(raised.value)) < 300
 
 
 def test_levels_are_sorted_so_one_profile_has_one_spec_and_one_id() -> None:
@@ -109,7 +111,7 @@ def _record(cell_id: str, **changes: Any) -> dict[str, Any]:
 def test_schema_7_records_carry_the_profile_and_older_records_still_read() -> None:
     enabled = f"{SHARE}[4.1.2-kraft@share.version=1|java:4.4.0]"
     record = loads_record(json.dumps(_record(enabled)))
-    assert record.schema_version == 7 and record.broker_features == {"share.version": 1}
+    assert record.schema_version >= 7 and record.broker_features == {"share.version": 1}
     old = _record(f"{SHARE}[4.1.2-kraft|java:4.4.0]", schema_version=6)
     del old["broker_features"]
     assert loads_record(json.dumps(old)).broker_features == {}

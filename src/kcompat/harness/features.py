@@ -9,6 +9,8 @@ with their source in Kafka, and per release what its ApiVersions v4 answered (``
 
 from __future__ import annotations
 
+import re
+
 import functools
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -96,6 +98,10 @@ def split_ref(text: str) -> tuple[str, tuple[str, ...]]:
     return version.strip(), tuple(level.strip() for level in levels)
 
 
+_LEVEL = re.compile(r"[0-9]{1,5}", re.ASCII)
+"""A feature level as a reference writes it (Kafka's levels are int16)."""
+
+
 def parse_levels(version: KafkaVersion, mode: Mode, items: Sequence[str], shown: str) -> Levels:
     """The levels a broker reference names, checked against the release's measured entry."""
     if not items:
@@ -109,8 +115,9 @@ def parse_levels(version: KafkaVersion, mode: Mode, items: Sequence[str], shown:
         allowed = ", ".join(f"{n} (0-{m})" for n, m in sorted(entry.supported.items()))
         if name not in entry.supported:
             raise ConfigError(f"{shown}: Kafka {version} has no feature {name!r}; it has: {allowed}")
-        if not level.strip().isdigit():
-            raise ConfigError(f"{shown}: the level of {name} is a whole number, not {level!r}")
+        if not _LEVEL.fullmatch(level.strip()):
+            raise ConfigError(f"{shown[:60]}: the level of {name} is a whole number (ASCII digits), not "
+                              f"{level[:20]!r}")
         if int(level) > entry.supported[name]:
             raise ConfigError(f"{shown}: Kafka {version} supports {name} up to level {entry.supported[name]}, "
                               f"not {int(level)}")

@@ -209,11 +209,6 @@ def request_payload(request: Request, correlation_id: int, client_id: str | None
     return _codec().encode_request(request.api_key, request.version, header, request.body)[4:]
 
 
-def encoded_size(request: Request) -> int:
-    """Bytes a request's body takes on the wire (without header and frame)."""
-    return len(_codec().encode_message(f"{codec_name(request.api_key)}Request", request.version, request.body))
-
-
 def metadata_request(version: int, topics: tuple[Any, ...] | None) -> Request:
     """Metadata at ``version`` for ``topics`` (None: all; v0 says all with no topics), never creating topics."""
     return build_request(METADATA, version, topics=() if topics is None and version == 0 else topics, allow_auto_topic_creation=False,
@@ -287,6 +282,14 @@ class WireConnection:
             raise WireError(f"{self.address} answered correlation id {header['CorrelationId']}, "
                             f"expected {frame.correlation_id}")
         return Fields(answer)
+
+    def body_size(self, frame: ResponseFrame) -> int:
+        """Bytes the response body of ``frame`` took, its header aside (what a response costs to carry)."""
+        header, _ = self.decode_raw(frame)
+        codec = _codec()
+        kept = codec.encode_message("ResponseHeader", codec.response_header_version(frame.api_key, frame.version),
+                                    header)
+        return len(frame.data) - len(kept)
 
     def decode_raw(self, frame: ResponseFrame) -> tuple[dict[str, Any], dict[str, Any]]:
         """(header, body) of a response frame by the definitions' names; a bad frame is a ``WireError``."""

@@ -23,11 +23,12 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
-SCHEMA_VERSION = 7
-READABLE_SCHEMA_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7})
+SCHEMA_VERSION = 8
+READABLE_SCHEMA_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8})
 """2 added ``broker_min_version`` and the ``refused`` documented case; a version-1 record reads with both absent.
 3 added ``observations`` and ``intermittent``; a version-1 or 2 record reads as observed once.
-7 added ``broker_features`` and feature levels in the cell id's broker part; an older record reads with none."""
+7 added ``broker_features`` and feature levels in the cell id's broker part; an older record reads with none.
+8 added ``client_settings`` and settings in the cell id's client part; an older record reads with none."""
 RECORDS_FILE = "records.jsonl"
 RUN_FILE = "run.json"
 
@@ -51,8 +52,12 @@ def document_order(kip: str) -> tuple[int, int, str]:
 FEATURE_LEVEL = r"@([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*)=(0|[1-9]\d{0,4})"
 """One feature level of a cluster profile in a cell id (``@share.version=1``): groups 1 and 2 are name and level."""
 _FEATURE = re.compile(FEATURE_LEVEL)
+CLIENT_SETTING = r"@([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*)=([A-Za-z0-9][A-Za-z0-9._-]*)"
+"""One setting of a client reference in a cell id (``@version=broker``): groups 1 and 2 are key and value."""
+_SETTING = re.compile(CLIENT_SETTING)
 _CELL_ID = re.compile(r"^(?P<claim>" + DOCUMENT_ID + r"/[a-z0-9][a-z0-9-]*)\[(?P<broker>\d+(?:\.\d+){1,3})-(?P<mode>zk|kraft)"
-                      r"(?P<features>(?:" + FEATURE_LEVEL + r")*)\|(?P<client>[a-z][a-z0-9-]*(?::\d+(?:\.\d+){1,3})?(?:@v\d+)?)\]$")
+                      r"(?P<features>(?:" + FEATURE_LEVEL + r")*)\|(?P<client>[a-z][a-z0-9-]*(?::\d+(?:\.\d+){1,3})?(?:@v\d+)?"
+                      r"(?:" + CLIENT_SETTING + r")*)\]$", re.ASCII)
 
 
 def release_line(version: str, kind: str = "kafka") -> str:
@@ -123,7 +128,17 @@ class Cell:
         if list(levels) != sorted(dict(levels).items()):
             raise RecordError(f"{cell_id!r} names its feature levels out of order or twice (one profile, one "
                               "spelling: sorted by name)")
-        return cls(match["claim"], match["broker"], match["mode"], match["client"], levels)
+        cell = cls(match["claim"], match["broker"], match["mode"], match["client"], levels)
+        settings = cell.client_settings
+        if list(settings) != sorted(dict(settings).items()):
+            raise RecordError(f"{cell_id!r} names its client settings out of order or twice (one configuration, "
+                              "one spelling: sorted by key)")
+        return cell
+
+    @property
+    def client_settings(self) -> tuple[tuple[str, str], ...]:
+        """The client reference's settings as the id writes them (``(("version", "broker"),)``), unresolved."""
+        return tuple((m[1], m[2]) for m in _SETTING.finditer(self.client))
 
     def __str__(self) -> str:
         return self.id
@@ -173,6 +188,9 @@ class Record:
     broker_features: dict[str, int] = field(default_factory=dict)
     """The feature levels the cluster was set to after boot (the cell id's ``@name=level``); empty: the
     release's default configuration."""
+    client_settings: dict[str, str] = field(default_factory=dict)
+    """The client reference's settings as the cell ran them (``{"version": "2.3.1"}`` for the id's
+    ``@version=broker`` on 2.3.1, ``{"surface": "conn"}``); empty: the kind's default configuration."""
     schema_version: int = SCHEMA_VERSION
 
     @property
@@ -225,6 +243,8 @@ class Record:
         _check_agreement(values)
         if version < 7 and (values.get("broker_features") or Cell.parse(values["cell_id"]).broker_features):
             raise RecordError(f"schema_version {version} has no broker feature levels (version 7 added them)")
+        if version < 8 and (values.get("client_settings") or Cell.parse(values["cell_id"]).client_settings):
+            raise RecordError(f"schema_version {version} has no client settings (version 8 added them)")
         if version < 3 and (values.get("intermittent") or values.get("observations")):
             raise RecordError(f"schema_version {version} has no observations or intermittent (version 3 added them)")
         if values.get("intermittent") and values["outcome"] != "deviation":
@@ -308,7 +328,7 @@ _FIELD_TYPES: dict[str, str] = {
     "call_ms": "a finite number or null", "log": "a path inside the run directory, or null",
     "observations": "a list of objects (outcome: a verdict, observed: object, differences: list, reason: string "
                     "or null, call_ms: finite number or null)",
-    "intermittent": "a boolean", "broker_features": "an object of ints",
+    "intermittent": "a boolean", "broker_features": "an object of ints", "client_settings": "an object of strings",
 }
 _FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     **{name: _is_str for name, kind in _FIELD_TYPES.items() if kind == "a string"},
@@ -320,6 +340,7 @@ _FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     "differences": _is_differences, "duration_ms": _is_number, "call_ms": _optional(_is_number),
     "log": _optional(_is_log), "observations": _is_observations, "intermittent": lambda v: type(v) is bool,
     "broker_features": lambda v: type(v) is dict and all(type(k) is str and _is_int(n) for k, n in v.items()),
+    "client_settings": lambda v: type(v) is dict and all(type(k) is str and type(s) is str for k, s in v.items()),
 }
 _DOCUMENT = re.compile(DOCUMENT_ID + r"\Z")
 
@@ -343,9 +364,23 @@ def _check_agreement(values: Mapping[str, Any]) -> None:
     if dict(cell.broker_features) != values.get("broker_features", {}):
         raise RecordError(f"broker_features {_shown(values.get('broker_features', {}))} disagrees with cell_id "
                           f"{cell.id}")
+    if not _settings_agree(cell.client_settings, values.get("client_settings", {})):
+        raise RecordError(f"client_settings {_shown(values.get('client_settings', {}))} disagrees with cell_id "
+                          f"{cell.id}")
     for name, expected in said.items():
         if values[name] != expected:
             raise RecordError(f"{name} {_shown(values[name])} disagrees with cell_id {cell.id} ({expected!r})")
+
+
+def _settings_agree(written: tuple[tuple[str, str], ...], ran: Mapping[str, str]) -> bool:
+    """The id's settings and the record's name the same keys and values, a ``broker`` in the id resolved to a
+    release in the record."""
+    return dict(written).keys() == ran.keys() and all(
+        ran[key] == value or (value == "broker" and _RELEASE.fullmatch(ran[key]) is not None)
+        for key, value in written)
+
+
+_RELEASE = re.compile(r"\d+(?:\.\d+){1,3}", re.ASCII)
 
 
 def _depth(value: Any) -> int:

@@ -63,7 +63,7 @@ def clients_survey(ctx: click.Context, version: str, mode: str | None, names: tu
             perform(seed, CREATE_TOPICS, CreateTopicsArgs([NewTopic(SURVEY_TOPIC, 1, 1)]))
             seed.close()
             for ref in refs:
-                admin = client_for(ref, endpoint, config)
+                admin = client_for(ref, endpoint, config, broker=str(spec.version))
                 try:
                     results = client_cells(admin, SURVEY_TOPIC)
                 finally:
@@ -115,7 +115,8 @@ def clients_check(ctx: click.Context, refs: tuple[str, ...], version: str | None
 
             try:
                 for ref in parsed:
-                    rows = check_client(client_for(ref, endpoint, config), seed.api_versions(), topic_for)
+                    rows = check_client(client_for(ref, endpoint, config, broker=str(spec.version)),
+                                        seed.api_versions(), topic_for)
                     broken += sum(1 for row in rows if row.status == "broken")
                     if as_json:
                         for row in rows:

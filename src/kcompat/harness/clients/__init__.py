@@ -25,11 +25,12 @@ from .ref import ClientRef, parse_clients
 
 
 def client_for(ref: ClientRef | str, endpoint: Endpoint, config: HarnessConfig, *,
-               run_id: str | None = None) -> AdminClient:
+               run_id: str | None = None, broker: str | None = None) -> AdminClient:
     """A client for a reference (``wire``, ``confluent``, ``java:4.4.0``; parsed by ``ClientRef.parse``),
-    made by its kind (``kcompat.harness.clients.kinds``)."""
+    made by its kind (``kcompat.harness.clients.kinds``) with its settings, ``broker`` values as the release
+    ``broker`` names (``ClientRef.make_settings``)."""
     parsed = ClientRef.parse(ref) if isinstance(ref, str) else ref
-    return kind(parsed.kind).make(endpoint, config, parsed.version, run_id)
+    return kind(parsed.kind).make(endpoint, config, parsed.version, run_id, parsed.make_settings(broker))
 
 
 def install_client(ref: ClientRef, config: HarnessConfig, *, quiet: bool = False) -> None:

@@ -41,7 +41,7 @@ from ..config import HarnessConfig
 from ..errors import ConfigError, HarnessError
 from ..reaper import kill_tree, new_run_id, spawn
 from ..versions import version_key
-from .kinds import ClientKind, Refusal
+from .kinds import ClientKind, Refusal, Setting
 from .base import AdminResult, ClientLimits, Endpoint, ResourceOutcome
 
 PROTOCOL = 3
@@ -121,9 +121,10 @@ class AdapterProcess:
         return self._proc is not None and self._proc.poll() is None
 
     def call(self, op: str, connection: Endpoint | None, args: Mapping[str, Any],
-             keys: Sequence[int] = ()) -> dict[str, Any]:
+             keys: Sequence[int] = (), settings: Mapping[str, object] | None = None) -> dict[str, Any]:
         """One request, its answer's ``result`` (the whole answer's object for the special ops); ``keys`` are
-        the APIs whose last request version the answer reports."""
+        the APIs whose last request version the answer reports; ``settings`` (with ``surface``) go into the
+        request's ``connection``."""
         if self._proc is not None and self._proc.poll() is not None:
             self._note_exit_between_calls(self._proc.returncode)
         if not self.alive:
@@ -133,7 +134,9 @@ class AdapterProcess:
         request: dict[str, Any] = {"id": self._ids, "op": op, "api_keys": list(keys), "args": args}
         if connection is not None:
             request["connection"] = {"bootstrap": connection.bootstrap_servers, "username": connection.username,
-                                     "password": connection.password}
+                                     "password": connection.password, **connection_settings(settings or {})}
+            if connection.controllers is not None:
+                request["connection"]["controllers"] = connection.controllers
         try:
             self._proc.stdin.write(json.dumps(request).encode() + b"\n")
             self._proc.stdin.flush()
@@ -244,6 +247,14 @@ class AdapterProcess:
         self.kill()
 
 
+def connection_settings(settings: Mapping[str, object]) -> dict[str, object]:
+    """A client's settings as the request's ``connection`` carries them (docs/ADAPTERS.md): ``settings`` (the
+    library's, typed) and ``surface`` apart; none given (the sidecar's own calls) adds nothing."""
+    if not settings:
+        return {}
+    return {"settings": {k: v for k, v in settings.items() if k != "surface"}, "surface": settings.get("surface")}
+
+
 _PROCESSES: dict[tuple[str, str], AdapterProcess] = {}
 
 
@@ -304,13 +315,16 @@ class ProtocolClient:
 
     kind: str
 
-    def __init__(self, endpoint: Endpoint, version: str, process: AdapterProcess):
+    def __init__(self, endpoint: Endpoint, version: str, process: AdapterProcess,
+                 settings: Mapping[str, object] | None = None):
         self.endpoint = endpoint
         self.version = version
         self.process = process
+        self.settings: Mapping[str, object] = settings or {}
+        """The reference's settings and surface, as ``ClientKind.make`` received them."""
 
     def _call(self, op: str, args: Mapping[str, Any]) -> AdminResult:
-        raw = self.process.call(op, self.endpoint, args, api_keys(op))
+        raw = self.process.call(op, self.endpoint, args, api_keys(op), self.settings)
         try:
             resources = tuple(ResourceOutcome(r["resource"], int(r["error_code"]), r["error_name"],
                                               r["error_message"], r["fields"], r["exception"])
@@ -330,15 +344,16 @@ class ProtocolClient:
     def close(self) -> None:
         """Close this endpoint's client in the adapter; the adapter itself serves the whole worker."""
         if self.process.alive:
-            self.process.call("close", self.endpoint, {})
+            self.process.call("close", self.endpoint, {}, (), self.settings)
 
 
 class AdapterClient(ProtocolClient):
     """A client of an adapter kind: an operation its adapter does not declare is the client lacking it."""
 
-    def __init__(self, kind: str, endpoint: Endpoint, version: str, process: AdapterProcess):
+    def __init__(self, kind: str, endpoint: Endpoint, version: str, process: AdapterProcess,
+                 settings: Mapping[str, object] | None = None):
         self.kind = kind
-        super().__init__(endpoint, version, process)
+        super().__init__(endpoint, version, process, settings)
 
     def perform_by_name(self, op: str, args: object) -> AdminResult:
         if not self.process.alive:
@@ -386,7 +401,7 @@ def sources_digest(directory: Path) -> str:
 
 
 def adapter_kind(*, name: str, order: int, library: str, installer_module: str, refusal: Refusal,
-                 example: str) -> ClientKind:
+                 example: str, settings: Sequence[Setting] = (), surfaces: tuple[str, ...] = ("admin",)) -> ClientKind:
     """A ``ClientKind`` whose client is an adapter program of this package (``kinds/<module>/adapter/``): releases
     are required (``kafkajs:2.2.4``), checked against the registry before anything boots, installed on first use
     by the installer module; limits are measured against the stub broker (an adapter can't be asked)."""
@@ -397,7 +412,8 @@ def adapter_kind(*, name: str, order: int, library: str, installer_module: str, 
         argv, env = installer(installer_module).install(release, config)
         return Launch(tuple(argv), {**env, DEADLINE_VARIABLE: f"{config.adapter_deadline:g}"})
 
-    def make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None) -> AdapterClient:
+    def make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None,
+             settings: Mapping[str, object]) -> AdapterClient:
         assert release is not None  # ClientRef.parse guarantees it (release = "required")
         run = run_id or new_run_id()
 
@@ -408,7 +424,7 @@ def adapter_kind(*, name: str, order: int, library: str, installer_module: str, 
             process.answer_timeout = max(CALL_TIMEOUT, config.adapter_deadline + DEADLINE_MARGIN)
             return process
 
-        return AdapterClient(name, endpoint, release, process_for((name, release), new))
+        return AdapterClient(name, endpoint, release, process_for((name, release), new), settings)
 
     def limits(client: Any, config: HarnessConfig) -> ClientLimits:
         return measured(ClientRef(name, client.version), config)
@@ -439,4 +455,5 @@ def adapter_kind(*, name: str, order: int, library: str, installer_module: str, 
         release_note=f"the {name} client needs a {library} release, e.g. {name}:{example}",
         make=make, limits=limits, modules=(installer_module,), refusal=refusal, measured=True,
         check_release=check, perform_by_name=by_name, program=program, install=install,
-        survey_default=lambda catalog: ())  # a release must be named: a survey drives it only when asked
+        survey_default=lambda catalog: (),  # a release must be named: a survey drives it only when asked
+        settings={setting.name: setting for setting in settings}, surfaces=surfaces)

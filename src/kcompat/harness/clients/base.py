@@ -176,17 +176,21 @@ class ClientLimits:
     at_least: frozenset[str] = frozenset()
     """APIs whose ``newest`` is the stub's ceiling (the codec's newest) and that the client did not send when offered
     any version: it sends at least that, how much more is not known."""
+    settings: Mapping[str, str] = field(default_factory=dict)
+    """The reference's settings it was measured with, as written (``{"version": "broker"}``: the stub broker
+    stands for the catalog's newest release); empty: the kind's default configuration."""
 
     @property
     def ref(self) -> str:
-        return f"{self.kind}:{self.release}"
+        return f"{self.kind}:{self.release}" + "".join(f"@{k}={v}" for k, v in sorted(self.settings.items()))
 
     def as_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "release": self.release, "newest": dict(sorted(self.newest.items())),
                 "oldest": dict(sorted(self.oldest.items())), "measured_at": self.measured_at, "how": self.how,
                 "operations": sorted(self.operations), **({"program": self.program} if self.program else {}),
                 **({"apis": dict(sorted(self.apis.items()))} if self.apis else {}),
-                **({"at_least": sorted(self.at_least)} if self.at_least else {})}
+                **({"at_least": sorted(self.at_least)} if self.at_least else {}),
+                **({"settings": dict(sorted(self.settings.items()))} if self.settings else {})}
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> ClientLimits:
@@ -214,8 +218,12 @@ class ClientLimits:
         at_least = data.get("at_least", [])
         if not isinstance(at_least, list) or not all(isinstance(a, str) and a in maps["newest"] for a in at_least):
             raise ConfigError(f"{where}: at_least is a list of API names in newest")
+        settings = data.get("settings", {})
+        if not isinstance(settings, dict) or not all(isinstance(v, str) for v in settings.values()):
+            raise ConfigError(f"{where}: settings maps a client reference's setting keys to their values (strings)")
         return cls(str(text["kind"]), str(text["release"]), maps["newest"], maps["oldest"],
-                   data.get("measured_at"), str(text["how"]), tuple(operations), program, apis, frozenset(at_least))
+                   data.get("measured_at"), str(text["how"]), tuple(operations), program, apis, frozenset(at_least),
+                   settings)
 
 
 @dataclass(frozen=True)
@@ -225,6 +233,9 @@ class Endpoint:
     bootstrap_servers: str
     username: str | None = None
     password: str | None = field(default=None, repr=False)
+    controllers: str | None = None
+    """The KRaft controller listener's ``host:port`` list, for a client bootstrapping from the controllers
+    (KIP-919's ``bootstrap.controllers``); None where the cluster has none (ZooKeeper)."""
 
     @property
     def first(self) -> tuple[str, int]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from importlib.metadata import version as dist_version
@@ -105,10 +105,16 @@ def resource_outcome(resource: str, future: Future[Any], **fields: Any) -> Resou
     return ResourceOutcome(resource, 0, "NONE", None, fields)
 
 
+def librdkafka_settings(settings: Mapping[str, object]) -> dict[str, str]:
+    """A reference's settings (``api.version.request=false``) as librdkafka's configuration takes them: its own
+    property names, every value a string (``true``/``false`` for a bool)."""
+    return {key: str(value).lower() if isinstance(value, bool) else str(value) for key, value in settings.items()}
+
+
 class ConfluentClient:
     kind = "confluent"
 
-    def __init__(self, endpoint: Endpoint):
+    def __init__(self, endpoint: Endpoint, settings: Mapping[str, object] | None = None):
         self.version = installed_version()
         self.librdkafka_version = librdkafka_version()
         self._log = _SentRequests()
@@ -120,6 +126,7 @@ class ConfluentClient:
         if endpoint.username is not None:
             conf.update({"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
                          "sasl.username": endpoint.username, "sasl.password": endpoint.password or ""})
+        conf.update(librdkafka_settings(settings or {}))
         self.library: Any = ck.AdminClient(conf)
         # What librdkafka sends once made (ApiVersions, Metadata) then precedes every call, instead of racing
         # a call the client refuses without a request of its own (a method its release lacks).

@@ -220,27 +220,33 @@ def go_directive(go_mod: str) -> tuple[int, int]:
     return (int(found.group(1)), int(found.group(2))) if found else (1, 0)
 
 
-def build(kind: str, release: str, requires: Mapping[str, str], sources: Path, config: HarnessConfig) -> Path:
+def build(kind: str, release: str, requires: Mapping[str, str], sources: Path, config: HarnessConfig, *,
+          replace: Mapping[str, str] | None = None, tags: Sequence[str] = ()) -> Path:
     """The adapter binary of ``kind`` at ``release``, built from ``sources`` (a directory of .go files) with
     ``requires`` (module -> version, ``v``-prefixed) in its go.mod, once: a second call, or another worker's
-    build, is reused while its stamp (the sources and the go.mod) is unchanged.  After the build, every
+    build, is reused while its stamp (the sources, the go.mod, the tags) is unchanged.  After the build, every
     required module must resolve to the version asked (``go list -m``): Go's minimal version selection may
     raise one to what another requires, and a binary built with another release than the one named would
-    misname every verdict."""
+    misname every verdict.
+
+    ``replace`` (module -> ``other/path version``) builds a release published under an older module path with
+    the sources' import path (go.mod's ``replace``, which Go accepts where the replacement declares its own
+    path); ``tags`` are build constraints that pick the sources written for an older API."""
     release_key(release)
     home = config.cache_dir / "adapters" / f"{kind}-{release}"
     binary = home / "adapter"
     major, minor = go_version()
-    go_mod = "module kcompat/adapter\n\ngo %d.%d\n\nrequire (\n%s)\n" % (
-        major, minor, "".join(f"\t{module} {version}\n" for module, version in sorted(requires.items())))
-    stamp = _stamp(sources, go_mod)
+    go_mod = "module kcompat/adapter\n\ngo %d.%d\n\nrequire (\n%s)\n%s" % (
+        major, minor, "".join(f"\t{module} {version}\n" for module, version in sorted(requires.items())),
+        "".join(f"\nreplace {module} => {target}\n" for module, target in sorted((replace or {}).items())))
+    stamp = _stamp(sources, go_mod + "".join(f"\ntag {tag}" for tag in tags))
     if _built(home, stamp):
         return binary
     home.parent.mkdir(parents=True, exist_ok=True)
     with exclusive(home, timeout=BUILD_TIMEOUT + 60, waiting_for=f"to build the {kind} {release} adapter"):
         if _built(home, stamp):
             return binary
-        _build(kind, release, requires, sources, go_mod, home, config)
+        _build(kind, release, requires, sources, go_mod, home, config, tags)
         (home / "stamp").write_text(stamp)
     return binary
 
@@ -261,7 +267,7 @@ def _built(home: Path, stamp: str) -> bool:
 
 
 def _build(kind: str, release: str, requires: Mapping[str, str], sources: Path, go_mod: str, home: Path,
-           config: HarnessConfig) -> None:
+           config: HarnessConfig, tags: Sequence[str]) -> None:
     what = f"building the {kind} {release} adapter"
     shutil.rmtree(home, ignore_errors=True)
     src = home / "src"
@@ -283,7 +289,8 @@ def _build(kind: str, release: str, requires: Mapping[str, str], sources: Path, 
             raise HarnessError(f"{what}: {module} resolved to {resolved}, not {version} (another module requires a "
                                "newer one)", log=log)
     report("go build (3/3)")
-    run_go(["build", "-trimpath", "-o", str(home / "adapter.partial"), "."], config, cwd=src,
+    run_go(["build", "-trimpath", *(["-tags", ",".join(tags)] if tags else []), "-o", str(home / "adapter.partial"),
+            "."], config, cwd=src,
            timeout=BUILD_TIMEOUT, what=what, log=log)
     (home / "adapter.partial").replace(home / "adapter")
 

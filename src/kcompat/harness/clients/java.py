@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..artifacts import ArtifactStore, check_release_name
@@ -82,9 +83,9 @@ class JavaClient(ProtocolClient):
     kind = "java"
 
     def __init__(self, endpoint: Endpoint, client_version: str, config: HarnessConfig, *,
-                 run_id: str | None = None):
+                 run_id: str | None = None, settings: Mapping[str, object] | None = None):
         self.sidecar = sidecar_for(client_version, config, run_id=run_id)
-        super().__init__(endpoint, client_version, self.sidecar)
+        super().__init__(endpoint, client_version, self.sidecar, settings)
 
     def client_api_versions(self) -> dict[str, int]:
         """The newest request version this kafka-clients can send, per API (``ApiKeys`` name, e.g. CREATE_TOPICS)."""

@@ -136,7 +136,7 @@ def measure_here(ref: ClientRef, config: HarnessConfig, only: frozenset[str] | N
     digests = {api: digest for api, digest in api_digests().items() if api in measuring}
     return ClientLimits(ref.kind, version, newest, oldest, datetime.datetime.now(datetime.UTC).date().isoformat(), how,
                         tuple(sorted(operations())), program() if program is not None else None, digests,
-                        frozenset(_API_NAMES[k] for k in capped) - frozenset(beyond))
+                        frozenset(_API_NAMES[k] for k in capped) - frozenset(beyond), dict(ref.settings))
 
 
 class _Callers:
@@ -277,8 +277,11 @@ def _cache(config: HarnessConfig) -> Path:
 
 
 def _slug(ref: ClientRef) -> str:
+    """The cache's file name of a measurement: kind, release and settings (``sarama-1.38.1@version=broker``)."""
     assert ref.version is not None and re.fullmatch(r"[\d.]+", ref.version), ref  # ClientRef.parse checked it
-    return f"{ref.kind}-{ref.version}"
+    settings = "".join(f"@{key}={value}" for key, value in ref.settings)
+    assert re.fullmatch(r"[a-z0-9_.@=-]*", settings), ref  # each value checked by its kind's declaration
+    return f"{ref.kind}-{ref.version}{settings}"
 
 
 def cached(ref: ClientRef, config: HarnessConfig) -> ClientLimits | None:
@@ -362,14 +365,17 @@ def merged(base: ClientLimits, again: ClientLimits, apis: frozenset[str]) -> Cli
                                how=how, apis={**base.apis, **again.apis}, at_least=frozenset(at_least))
 
 
-_KNOWN: dict[tuple[str, str], ClientLimits] = {}
+_KNOWN: dict[tuple[str, str, tuple[tuple[str, str], ...]], ClientLimits] = {}
 
 
 def limits_of(client: AdminClient, ref: ClientRef, config: HarnessConfig) -> ClientLimits:
-    """The limits of the client release behind ``client``, asked once per process."""
-    key = (ref.kind, client.version)
+    """The limits of the client release behind ``client`` in ``ref``'s configuration, asked once per process: a
+    reference with settings (a pinned version changes what a library sends) has a measurement of its own."""
+    key = (ref.kind, client.version, ref.settings)
     if key not in _KNOWN:
-        _KNOWN[key] = kind(ref.kind).limits(client, config)
+        configured = bool(ref.settings) and kind(ref.kind).measured
+        _KNOWN[key] = (measured(dataclasses.replace(ref, version=client.version, pin=None), config) if configured
+                       else kind(ref.kind).limits(client, config))
     return _KNOWN[key]
 
 

@@ -44,10 +44,36 @@ def check_confluent_release(release: str, config: HarnessConfig) -> str:
     if config.offline or (config.cache_dir / "venvs" / f"confluent-kafka-{release}" / ".kcompat-ready").is_file():
         return release
     published = published_confluent()
-    if published is None or KafkaVersion.parse(release) in published:
+    if published is None:
         return release
-    near = ", ".join(map(str, nearest_releases(release, published))) or "none"
-    raise ConfigError(f"PyPI publishes no confluent-kafka {release}; nearest releases: {near}")
+    if KafkaVersion.parse(release) not in published:
+        near = ", ".join(map(str, nearest_releases(release, published))) or "none"
+        raise ConfigError(f"PyPI publishes no confluent-kafka {release}; nearest releases: {near}")
+    if not _has_wheel(release):
+        newer = [str(v) for v in published if v > KafkaVersion.parse(release)][:WHEEL_PROBES]
+        near = ", ".join([v for v in newer if _has_wheel(v)][:2]) or "none"
+        python = f"{sys.version_info.major}.{sys.version_info.minor}"
+        raise ConfigError(f"confluent-kafka {release} can't be installed here: PyPI has no wheel of it for Python "
+                          f"{python}, and the librdkafka a build from source needs is on no registry; nearest "
+                          f"installable releases: {near}")
+    return release
+
+
+WHEEL_PROBES = 8
+"""Releases above one without a wheel asked about, for the nearest installable ones."""
+
+
+def _has_wheel(release: str) -> bool:
+    """Whether pip finds a wheel of confluent-kafka ``release`` for this Python (a dry run, nothing installed);
+    True when pip can't be asked (the install then says what went wrong)."""
+    try:
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--only-binary=:all:", "--no-deps",
+                               "--ignore-installed", "--quiet", "--disable-pip-version-check",
+                               f"confluent-kafka=={release}"], capture_output=True, text=True, timeout=INDEX_TIMEOUT,
+                              check=False)
+    except (OSError, subprocess.SubprocessError):
+        return True
+    return done.returncode == 0 or "No matching distribution" not in done.stderr
 
 
 def confluent_venv(release: str, config: HarnessConfig, log: Path) -> Path:

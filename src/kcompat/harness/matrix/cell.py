@@ -45,10 +45,11 @@ from .limits import (broker_max_version, broker_min_version, client_at_least, cl
                      stale_measurement)
 from ..providers import Cluster
 from ..records import RECORDS_FILE, RUN_FILE, Record, append_record
-from ..recorder import Mark, Traffic, cross_check
+from ..recorder import Mark, Traffic, cross_check, out_of_range
 from ..spec import ClusterSpec
 from .admin_docs import bind
 from .claims import API_KEYS, REFUSED, parse_acl
+from .observables import OUT_OF_RANGE
 from .env import AdminClientFactory, CellEnv, endpoint_of
 from .plan import PlannedCell
 from .probe import Disowned, Probe, ProbeContext, ProbeFailed, grant_acls
@@ -205,7 +206,8 @@ class _Run:
             except HarnessError as exc:
                 raise ClientUnavailable(f"client {planned.client} unavailable: {exc}") from exc
             limits = Limits(broker_max_version(cluster.api_versions, claim.api), client_max,
-                            broker_min_version(cluster.api_versions, claim.api), planned.version, client_min, at_least)
+                            broker_min_version(cluster.api_versions, claim.api), planned.version, client_min, at_least,
+                            pinned=planned.client.pin is not None)
             seen = self._observe(ProbeContext(planned, client, admin, cluster, env.topic, env.store(),
                                               reach=recorder.proxy_of, traffic=recorder.traffic),
                                  limits, recorder.traffic)
@@ -248,8 +250,10 @@ class _Run:
             offered = {v.api_key for v in context.cluster.api_versions}
             missing = [api for api in claim.requires if API_KEYS[api] not in offered]
             if missing:  # what the claim is about can't exist on this broker: the bare call must not succeed
-                observed = bare_call(context, NotOffered(f"the broker offers no {', '.join(missing)}"))
-                seen.append(Observation(judge_without(claim, missing, observed), observed, context, started_at))
+                observed = {**bare_call(context, NotOffered(f"the broker offers no {', '.join(missing)}")),
+                            **self._outside(context, traffic)}
+                seen.append(Observation(judge_without(claim, missing, observed, pinned=limits.pinned), observed,
+                                        context, started_at))
                 return seen
             disowned = False
             try:
@@ -260,7 +264,7 @@ class _Run:
                     if not disowned and (seen or limits.broker_max is not None):
                         raise
                     observed = bare_call(context, exc)  # refusal is documented, or the broker's own: no set-up
-                observed = {**observed, **context.notes()}
+                observed = {**observed, **context.notes(), **self._outside(context, traffic)}
                 if claim.bound is not None:  # a javadoc claim judges whether the call was refused: record it
                     observed = {**observed, REFUSED: call_refused(observed, self.planned.client.kind)
                                 or lacks_asked_option(claim, observed)}
@@ -271,7 +275,7 @@ class _Run:
                                         context, started_at))
                 break
             if disowned and claim.requires:  # what the claim is about can't exist here, as when not offered
-                verdict = judge_without(claim, claim.requires, observed)
+                verdict = judge_without(claim, claim.requires, observed, pinned=limits.pinned)
             else:
                 verdict = judge(claim, self.planned.client.kind, limits, observed)
             seen.append(Observation(verdict, observed, context, started_at))
@@ -280,6 +284,12 @@ class _Run:
             context = dataclasses.replace(first, call_ms=0.0, results=[])
             self.marks.append(traffic.mark())
         return seen
+
+    def _outside(self, context: ProbeContext, traffic: Traffic) -> dict[str, Any]:
+        """``OUT_OF_RANGE``: what the client sent outside the range the harness's own ApiVersions of the broker
+        recorded, from before the client was made (its bootstrap counts, and stays counted in every
+        re-observation).  A client that never asks ApiVersions (an old pinned setting) is read the same way."""
+        return {OUT_OF_RANGE: out_of_range(traffic.sent_since(self.marks[0]), context.cluster.api_versions)}
 
     def _grant(self, cluster: Cluster, admin: WireClient) -> None:
         """The claim's cluster-level ACLs, once per cluster (``grant_acls``)."""
@@ -308,6 +318,7 @@ class _Run:
             run_id=run_id_of(run_dir, env.run_id), cell_id=planned.cell.id, kip=claim.kip,
             claim_id=claim.id, api=claim.api, broker_version=str(planned.version), broker_mode=planned.mode,
             broker_features=dict(planned.cell.broker_features), provider=env.config.provider, client_kind=planned.client.kind,
+            client_settings=planned.client.settings_for(str(planned.version)),
             client_version=client_version or (planned.client.version or ""), outcome=outcome,
             client=str(planned.client), broker_nodes=claim.cluster.nodes, security=claim.cluster.profile,
             librdkafka_version=librdkafka, java_version=cluster.java.version if cluster is not None else None,

@@ -41,9 +41,9 @@ def endpoint_of(cluster: Cluster, user: str | None = None, *, via: RequestRecord
     servers = cluster.bootstrap_servers if via is None else via.bootstrap_servers
     sasl = cluster.spec.sasl
     if sasl is None:
-        return Endpoint(servers)
+        return Endpoint(servers, controllers=cluster.controller_servers)
     name = user or sasl.super_user
-    return Endpoint(servers, name, sasl.credentials[name])
+    return Endpoint(servers, name, sasl.credentials[name], controllers=cluster.controller_servers)
 
 
 class ClusterFactory:
@@ -121,7 +121,8 @@ class AdminClientFactory:
 
     def __call__(self, cluster: Cluster, client: str | ClientRef, *, user: str | None = None,
                  via: RequestRecorder | None = None) -> AdminClient:
-        made = client_for(client, endpoint_of(cluster, user, via=via), self.config, run_id=self.run_id)
+        made = client_for(client, endpoint_of(cluster, user, via=via), self.config, run_id=self.run_id,
+                          broker=str(cluster.spec.version))
         self._made.append(made)
         return made
 

@@ -56,4 +56,5 @@ def stale_measurement(ref: ClientRef, release: str, api: str, sent: int | None, 
     if not declared.measured or sent is None or client_max is None or sent <= client_max or at_least:
         return None
     return (f"{declared.library} {release} sent {api} v{sent}, newer than the v{client_max} measured for it: "
-            f"the measurement is stale; measure again with `kcompat clients limits {ref.kind}:{release}`")
+            f"the measurement is stale; measure again with "
+            f"`kcompat clients limits {ClientRef(ref.kind, release, settings=ref.settings)}`")

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .probes import CONFIG_ATTRIBUTES, ProbeSpec, specs
+from .probes import CONFIG_ATTRIBUTES, OUT_OF_RANGE, ProbeSpec, specs
 
 ABSENT: Any = object()
 """What ``observed.get(key, ABSENT)`` gives for a key the observation does not have."""
@@ -111,4 +111,4 @@ def shown(observed: Any) -> Any:
     return {"absent": True} if observed is ABSENT else observed
 
 
-__all__ = ["ABSENT", "CONFIG_ATTRIBUTES", "PROBES", "ProbeSpec", "check_matcher", "match", "result_field", "shown"]
+__all__ = ["ABSENT", "CONFIG_ATTRIBUTES", "OUT_OF_RANGE", "PROBES", "ProbeSpec", "check_matcher", "match", "result_field", "shown"]

@@ -39,6 +39,7 @@ from ..config import HarnessConfig
 from ..derive import derived_for
 from ..errors import ConfigError, HarnessError
 from ..progress import step
+from ..protocol import definitions_release
 from ..records import ACCEPTED, RECORDS_FILE, RUN_FILE, SCHEMA_VERSION, Record, append_record, read_records
 from ..reaper import new_run_id, spawn
 from ..versions import KafkaVersion
@@ -143,7 +144,7 @@ def _run_json(run_id: str, options: RunOptions, config: HarnessConfig, cells: Se
                       "workers": options.workers, "settings": list(options.settings), "allure": options.allure},
         "kcompat_version": _version("kcompat"), "git_sha": _git_sha(), "provider": config.provider,
         "catalog": [str(line.newest) for line in load_catalog()],
-        **_kinds_json(releases), "kio_version": _version("kio"),
+        **_kinds_json(releases), "kio_version": _version("kio"), "wire_definitions": definitions_release(),
         "machine": {"hostname": platform.node(), "platform": platform.platform(), "cpus": os.cpu_count(),
                     "memory_gb": round(psutil.virtual_memory().total / 2**30, 1), "python": platform.python_version()},
         "claims": claims_json(claims_dir(options.claims)), "resumed": [], "exit_code": None,
@@ -476,6 +477,7 @@ def _infra(cells: Sequence[PlannedCell], run: dict[str, Any], out: Path, reason:
             run_id=run["run_id"], cell_id=planned.cell.id, kip=claim.kip, claim_id=claim.id, api=claim.api,
             broker_version=str(planned.version), broker_mode=planned.mode, provider=config.provider,
             broker_features=dict(planned.cell.broker_features),
+            client_settings=planned.client.settings_for(str(planned.version)),
             client_kind=planned.client.kind, client_version=planned.client.version or "",
             client=str(planned.client), broker_nodes=claim.cluster.nodes, security=claim.cluster.profile,
             required_versions={"min": claim.min_version, "max": claim.max_version}, reason=reason,

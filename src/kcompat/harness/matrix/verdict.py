@@ -3,9 +3,12 @@
 Pure logic (no broker, no client): what a cell expects is derived here and
 only here, from the claim's documented sides and the request versions the
 broker advertised and the client can send.  A client whose version is below
-what the broker still accepts (Kafka 4.x removed old versions, KIP-896) is
-``unsupported`` limited by the broker whatever the claim documents: what is
-asserted there is the broker's refusal; a broker whose newest version is
+what the broker still accepts (Kafka 4.x removed old versions, KIP-896), or
+a pinned one above the broker's newest, is ``unsupported`` limited by the
+broker whatever the claim documents: what is asserted there is the broker's
+refusal.  A library client that actually sent a request outside the broker's
+range is a deviation naming it instead (``sent_outside``), unless a claim
+documents that; a broker whose newest version is
 below the client's oldest (kafka-clients 4.x dropped old versions too) is
 ``unsupported`` limited by the client, asserting the client's refusal.  A claim a document bounds by broker
 release (``brokers = ">=2.0"``) is short on the broker side below it, like a
@@ -26,7 +29,7 @@ from ..records import ACCEPTED, LimitedBy, Outcome
 from ..versions import KafkaVersion
 from . import overrides
 from .claims import REFUSED, Claim, Documented
-from .observables import ABSENT, PROBES, match, result_field, shown
+from .observables import ABSENT, OUT_OF_RANGE, PROBES, match, result_field, shown
 
 
 def refusal_observed(observed: Mapping[str, Any], client_kind: str) -> bool:
@@ -87,6 +90,9 @@ class Limits:
     client_at_least: bool = False
     """``client_max`` is the stub broker's ceiling, a lower bound (``ClientLimits.at_least``): the client may
     send newer, and what it sends is judged."""
+    pinned: bool = False
+    """``client_max`` is a pin (``wire@v5``): the client sends that version whatever the broker offers, so it is
+    judged by these limits, not by what it sent (``OUT_OF_RANGE``)."""
 
     @property
     def usable(self) -> int | None:
@@ -96,8 +102,16 @@ class Limits:
 
     @property
     def refused(self) -> bool:
-        """The version the client would send is below the broker's minimum: the broker refuses it."""
-        return self.usable is not None and self.broker_min is not None and self.usable < self.broker_min
+        """The version the client would send is below the broker's minimum, or a pin above its newest: the
+        broker refuses it."""
+        return self.above or (self.usable is not None and self.broker_min is not None
+                              and self.usable < self.broker_min)
+
+    @property
+    def above(self) -> bool:
+        """A pinned client's version is above the broker's newest: it sends it anyway, and the broker refuses."""
+        return (self.pinned and self.client_max is not None and self.broker_max is not None
+                and self.client_max > self.broker_max)
 
     @property
     def absent(self) -> bool:
@@ -136,7 +150,8 @@ def refusal_documented(claim: Claim, limits: Limits, client_kind: str = "") -> d
     versions = {"broker_versions": {"min": limits.broker_min, "max": limits.broker_max},
                 "client_versions": {"min": limits.client_min, "max": limits.client_max}}
     side = "broker" if limits.refused else "client"
-    removal = overrides.deciding(claim.overrides, "removed", side, client_kind, limits.broker_version)
+    removal = None if limits.above else overrides.deciding(claim.overrides, "removed", side, client_kind,
+                                                           limits.broker_version)
     if removal:
         return {**overrides.documented(removal, "refused"), **versions}
     return {"case": "refused", "section": claim.section, "quotes": [], **versions,
@@ -176,27 +191,34 @@ class Verdict:
     reason: str | None = None
 
 
-def judge_without(claim: Claim, missing: Sequence[str], observed: Mapping[str, Any]) -> Verdict:
+def judge_without(claim: Claim, missing: Sequence[str], observed: Mapping[str, Any], *,
+                  pinned: bool = False) -> Verdict:
     """A cell whose broker lacks an API the claim ``requires`` (share groups without ShareGroupDescribe): what
     the claim is about can't exist there, so the call must not succeed (an error or the client's refusal,
-    ``unsupported``, limited by the broker); a call that succeeds is a deviation."""
+    ``unsupported``, limited by the broker); a call that succeeds is a deviation, and so is a library client
+    that sent a request outside the broker's range (``sent_outside``)."""
     documented = {"case": "requires", "requires": list(missing), "expect": {"succeeded": False},
                   "decided_by": claim.kip, "precedence": "claim"}
     succeeded = observed.get("error") in (None, "NONE") and not observed.get("exception")
     if not succeeded:  # a client that lacks the method is short too
-        return Verdict("unsupported", "both" if observed.get("exception") in ABSENT_METHOD else "broker", documented)
-    return Verdict("deviation", None, documented, [{"key": "succeeded", "documented": False, "observed": True}],
-                   reason=f"succeeded on a broker without {', '.join(missing)}")
+        verdict = Verdict("unsupported", "both" if observed.get("exception") in ABSENT_METHOD else "broker",
+                          documented)
+    else:
+        verdict = Verdict("deviation", None, documented,
+                          [{"key": "succeeded", "documented": False, "observed": True}],
+                          reason=f"succeeded on a broker without {', '.join(missing)}")
+    return verdict if pinned else sent_outside(verdict, observed)
 
 
 def observe_again(verdicts: Sequence[Verdict], limit: int) -> bool:
     """Whether to observe the cell once more: its first observation deviated, every one so far was judged,
     and fewer than ``limit`` (observations in all) were made.  A pass or an unsupported is never repeated:
     it held, and repeating every cell would multiply the matrix's time; nor is a call that reached its deadline,
-    which would wait the deadline out again each time."""
+    which would wait the deadline out again each time, nor one that sent outside the broker's range: what it
+    sent stays sent (each observation's ``OUT_OF_RANGE`` counts from the client's start)."""
     return (bool(verdicts) and verdicts[0].outcome == "deviation" and len(verdicts) < limit
             and all(v.outcome in ACCEPTED for v in verdicts)
-            and not any(d["key"] == DEADLINE for d in verdicts[0].differences))
+            and not any(d["key"] in (DEADLINE, OUT_OF_RANGE) for d in verdicts[0].differences))
 
 
 @dataclass(frozen=True)
@@ -268,7 +290,8 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
     if lacked and verdict.outcome == "unsupported" and verdict.reason is None:
         fields = sorted({f"{api} has no {result_field(key)}" for key, api in lacked.items()})
         verdict = dataclasses.replace(verdict, reason=f"the client's API can't carry it: {'; '.join(fields)}")
-    return reached_deadline(verdict, observed)
+    verdict = reached_deadline(verdict, observed)
+    return verdict if limits.pinned else sent_outside(verdict, observed)
 
 
 def reached_deadline(verdict: Verdict, observed: Mapping[str, Any]) -> Verdict:
@@ -283,6 +306,28 @@ def reached_deadline(verdict: Verdict, observed: Mapping[str, Any]) -> Verdict:
     difference = {"key": DEADLINE, "documented": {"absent": True}, "observed": seconds}
     return Verdict("deviation", verdict.limited_by, verdict.documented, [*verdict.differences, difference],
                    note if verdict.reason is None else f"{verdict.reason}; {note}")
+
+
+def sent_outside(verdict: Verdict, observed: Mapping[str, Any]) -> Verdict:
+    """A library client that sent a request outside the broker's range (``OUT_OF_RANGE``: its negotiation or
+    a setting chose a version the broker lacks) is never ``pass`` nor ``unsupported``: a deviation naming each
+    request and the broker's range, unless the cell's documents name the key (then it was judged like any
+    other).  This replaces, for library clients, "below the broker's minimum is the broker's refusal": a pinned
+    client, which sends what it is told, is judged by ``Limits.refused`` instead."""
+    sent = observed.get(OUT_OF_RANGE)
+    if not isinstance(sent, list) or not sent or OUT_OF_RANGE in verdict.documented.get("expect", {}):
+        return verdict
+    note = "sent outside the broker's range: " + ", ".join(_outside(request) for request in sent)
+    difference = {"key": OUT_OF_RANGE, "documented": [], "observed": list(sent)}
+    return Verdict("deviation", verdict.limited_by, verdict.documented, [*verdict.differences, difference],
+                   note if verdict.reason is None else f"{verdict.reason}; {note}")
+
+
+def _outside(request: Mapping[str, Any]) -> str:
+    """``Metadata v0 (the broker offers v4-v13)``: one entry of ``OUT_OF_RANGE`` as a reason names it."""
+    low, high = request.get("broker_min"), request.get("broker_max")
+    offers = "none" if low is None or high is None else f"v{low}-v{high}"
+    return f"{request.get('api')} v{request.get('version')} (the broker offers {offers})"
 
 
 def _judged(documented: dict[str, Any], short: LimitedBy | None, observed: Mapping[str, Any]) -> Verdict:

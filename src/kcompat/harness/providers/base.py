@@ -41,6 +41,10 @@ class Cluster(Protocol):
     @property
     def bootstrap_servers(self) -> str: ...
 
+    @property
+    def controller_servers(self) -> str | None:
+        """The KRaft controller listener's ``host:port`` list; None in ZooKeeper mode."""
+
     def check_alive(self) -> None:
         """Raise ``BootError`` naming the process and its log if any has exited."""
 

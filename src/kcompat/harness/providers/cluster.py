@@ -160,6 +160,11 @@ class JvmCluster:
         return ",".join(f"{HOST}:{node.port}" for node in self.nodes)
 
     @property
+    def controller_servers(self) -> str | None:
+        ports = [node.controller_port for node in self.nodes if node.controller_port is not None]
+        return ",".join(f"{HOST}:{port}" for port in ports) or None
+
+    @property
     def zookeeper_connect(self) -> str | None:
         """``127.0.0.1:<port>`` of the cluster's ZooKeeper; None in KRaft mode."""
         return None if self._zk_port is None else f"{HOST}:{self._zk_port}"

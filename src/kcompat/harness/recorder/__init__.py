@@ -9,7 +9,7 @@ both share.
 from .pool import Recorders
 from .proxy import RequestRecorder
 from .stub import Recording, StubBroker, advertised
-from .traffic import CrossCheck, Mark, SentRequest, Traffic, cross_check
+from .traffic import CrossCheck, Mark, SentRequest, Traffic, cross_check, out_of_range
 
 __all__ = ["CrossCheck", "Mark", "Recorders", "Recording", "RequestRecorder", "SentRequest", "StubBroker", "Traffic",
-           "advertised", "cross_check"]
+           "advertised", "cross_check", "out_of_range"]

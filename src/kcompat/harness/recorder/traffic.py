@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..protocol import ApiVersionRange, api_name
+from ..protocol import API_VERSIONS, ApiVersionRange, api_name
 
 
 @dataclass(frozen=True)
@@ -146,4 +146,23 @@ def cross_check(traffic: Traffic, mark: Mark, api: str, reported: int | None, *,
     return CrossCheck(recorded if recorded is not None else reported, observed)
 
 
-__all__ = ["START", "CrossCheck", "Mark", "SentRequest", "Traffic", "cross_check"]
+def out_of_range(sent: Iterable[SentRequest], advertised: Iterable[ApiVersionRange]) -> list[dict[str, object]]:
+    """Each (API, version) the client sent outside the range the broker advertised, once, in arrival order:
+    ``{"api", "version", "broker_min", "broker_max"}`` (both null: the broker offers no version of it).  A broker
+    refuses such a request (an error, or a closed connection), whatever the client negotiated or was set to.
+    ApiVersions is aside: its fallback to an older version is the protocol's own (KIP-511)."""
+    offered = {r.api_key: r for r in advertised}
+    found: dict[tuple[int, int], dict[str, object]] = {}
+    for request in sent:
+        known = offered.get(request.api_key)
+        if request.api_key == API_VERSIONS or (request.api_key, request.api_version) in found or (
+                known is not None and known.min_version <= request.api_version <= known.max_version):
+            continue
+        found[request.api_key, request.api_version] = {
+            "api": request.api, "version": request.api_version,
+            "broker_min": None if known is None else known.min_version,
+            "broker_max": None if known is None else known.max_version}
+    return list(found.values())
+
+
+__all__ = ["START", "CrossCheck", "Mark", "SentRequest", "Traffic", "cross_check", "out_of_range"]

@@ -35,16 +35,34 @@ func deadline() time.Duration {
 	return time.Duration(seconds * float64(time.Second))
 }
 
-// Connection is the cluster a request is for.
+// Connection is the cluster a request is for, and the configuration of the client that makes it: the library
+// settings of its client reference (absent: the library's defaults) and the admin surface it drives (absent:
+// the kind's default).
 type Connection struct {
-	Bootstrap string  `json:"bootstrap"`
-	Username  *string `json:"username"`
-	Password  *string `json:"password"`
+	Bootstrap string         `json:"bootstrap"`
+	Username  *string        `json:"username"`
+	Password  *string        `json:"password"`
+	Settings  map[string]any `json:"settings"`
+	Surface   string         `json:"surface"`
 }
 
-// Key tells connections apart: one client is kept per distinct (bootstrap, user, password).
+// Key tells connections apart: one client is kept per distinct (bootstrap, user, password, settings, surface).
 func (c *Connection) Key() string {
-	return c.Bootstrap + "\x00" + Deref(c.Username, "") + "\x00" + Deref(c.Password, "")
+	settings, _ := json.Marshal(c.Settings) // map keys are sorted: one configuration, one key
+	return c.Bootstrap + "\x00" + Deref(c.Username, "") + "\x00" + Deref(c.Password, "") + "\x00" +
+		string(settings) + "\x00" + c.Surface
+}
+
+// Setting is the text of one library setting of the connection; ok is false where the reference names none.
+func (c *Connection) Setting(name string) (value string, ok bool) {
+	v, ok := c.Settings[name]
+	if !ok || v == nil {
+		return "", false
+	}
+	if text, isText := v.(string); isText {
+		return text, true
+	}
+	return fmt.Sprint(v), true
 }
 
 // Request is one request line; APIKeys are the APIs its operation sends, whose last version the answer reports.

@@ -20,8 +20,9 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from collections.abc import Callable
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -46,6 +47,44 @@ class Refusal:
 KAFKA_REFUSAL = Refusal(errors=("UNSUPPORTED_VERSION",))
 """The broker's refusal in Kafka's words, as every client records its error code."""
 
+SettingType = Literal["version", "bool", "int", "choice"]
+_VERSION = re.compile(r"\d+(?:\.\d+){1,3}", re.ASCII)
+_INT = re.compile(r"0|[1-9]\d{0,9}", re.ASCII)
+_BOOL = {"true": True, "false": False}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One of a library's own settings a client reference may carry (``sarama:1.38.1@version=2.3.0``)."""
+
+    name: str
+    """The reference's key (``version``, ``api.version.request``)."""
+    type: SettingType
+    about: str
+    """One line: what the library does with it, in its own name for it."""
+    choices: tuple[str, ...] = ()
+    """The values a ``choice`` takes."""
+    broker: bool = False
+    """It takes ``broker``: the cell's broker release (what the library's docs advise users to pin)."""
+
+    def value(self, text: str) -> bool | int | str:
+        """The typed value of ``text`` (``broker`` left as written); one line naming what it takes otherwise."""
+        if text == "broker" and self.broker:
+            return text
+        if self.type == "bool" and text in _BOOL:
+            return _BOOL[text]
+        if self.type == "int" and _INT.fullmatch(text):
+            return int(text)
+        if (self.type == "version" and _VERSION.fullmatch(text)) or (self.type == "choice" and text in self.choices):
+            return text
+        raise ConfigError(f"{self.name} takes {self.takes()}, not {text!r}")
+
+    def takes(self) -> str:
+        """What values it takes, as the error and docs/CLIENTS.md say it."""
+        taken = {"version": "a version (ASCII digits and dots, e.g. 2.3.0)", "bool": "true or false",
+                 "int": "a whole number (ASCII digits)", "choice": " or ".join(self.choices)}[self.type]
+        return f"{taken} or broker (the cell's broker release)" if self.broker else taken
+
 
 @dataclass(frozen=True)
 class ClientKind:
@@ -60,8 +99,9 @@ class ClientKind:
     release: Release
     release_note: str
     """Why a reference must (or can't) name a release: the end of the one-line error when it doesn't."""
-    make: Callable[[Endpoint, HarnessConfig, str | None, str | None], AdminClient]
-    """(endpoint, config, release, run id) -> a client; imports the adapter on first use."""
+    make: Callable[[Endpoint, HarnessConfig, str | None, str | None, Mapping[str, object]], AdminClient]
+    """(endpoint, config, release, run id, settings) -> a client; imports the adapter on first use.  ``settings``
+    holds the reference's settings typed (``broker`` resolved to the cell's broker release) and ``surface``."""
     limits: Callable[[AdminClient, HarnessConfig], ClientLimits]
     """The request versions this client's release can send: stated (kio, kafka-clients) or measured."""
     modules: tuple[str, ...]
@@ -103,6 +143,10 @@ class ClientKind:
     install: Callable[[str, HarnessConfig], None] | None = None
     """An adapter kind: builds or installs a release's program once (then cached), so that it is made ahead of
     its first use (shown as a step, ``clients.install_client``), not inside a cell's time or a call's deadline."""
+    settings: Mapping[str, Setting] = field(default_factory=dict, hash=False)
+    """The library's own settings a reference may carry (``@key=value``), by key."""
+    surfaces: tuple[str, ...] = ("admin",)
+    """Its public admin surfaces (``@surface=NAME``); the first is the default, the one a bare reference drives."""
 
     def own_python(self, release: str | None) -> bool:
         """Whether a release's cells run in a Python of their own (``python``), not in this one."""
@@ -162,4 +206,5 @@ def kind_rank(name: str) -> int:
     return names.index(name) if name in names else len(names)
 
 
-__all__ = ["KAFKA_REFUSAL", "ClientKind", "Refusal", "RunReleases", "kind", "kind_names", "kind_rank", "registry"]
+__all__ = ["KAFKA_REFUSAL", "ClientKind", "Refusal", "RunReleases", "Setting", "SettingType", "kind", "kind_names",
+           "kind_rank", "registry"]

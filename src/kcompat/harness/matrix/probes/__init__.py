@@ -38,6 +38,9 @@ from ...errors import HarnessError
 
 CONFIG_ATTRIBUTES = ("value", "source", "read_only", "sensitive", "type", "documentation", "is_default",
                      "synonyms")
+OUT_OF_RANGE = "out_of_range"
+"""The key the cell itself observes whatever the probe (``kcompat.harness.recorder.out_of_range``): the requests the
+client sent outside the broker's range.  A claim may name it to document that behaviour."""
 
 Observe = Callable[..., dict[str, Any]]
 """A probe's function: (``kcompat.harness.matrix.probe.ProbeContext``) -> the observation (left unnamed here: the
@@ -58,7 +61,7 @@ class ProbeSpec:
     """False for a probe that only inspects the client library: no version of any API is involved."""
 
     def knows(self, key: str) -> bool:
-        if key in self.keys:
+        if key in self.keys or key == OUT_OF_RANGE:
             return True
         if self.config_keys and key.startswith("config."):
             name, _, attribute = key[len("config."):].rpartition(".")

@@ -82,11 +82,19 @@ def config_entries(observed: dict[str, Any], entries: list[dict[str, Any]] | Non
 
 def metadata(ctx: ProbeContext, version: int | None = None, *, controller: bool = False) -> tuple[Any, int]:
     """Metadata for every topic as the super user (from the controller where asked), and the version sent."""
+    response, chosen, _ = sized_metadata(ctx, version, controller=controller)
+    return response, chosen
+
+
+def sized_metadata(ctx: ProbeContext, version: int | None = None, *,
+                   controller: bool = False) -> tuple[Any, int, int]:
+    """``metadata`` and the bytes its response body took on the wire (header and frame aside)."""
     address = ctx.admin.controller() if controller else None
     conn, offered = ctx.admin.connection(address)
-    newest = client_versions(METADATA)[-1]  # a client may send a Metadata version kio can't: the newest kio has
+    newest = client_versions(METADATA)[-1]  # a client may send a Metadata version newer than any definition has
     chosen = min(version, newest) if version is not None else max(1, pick_version(METADATA, offered))
-    return conn.send(metadata_request(chosen, None if chosen >= 1 else ())), chosen  # v0: empty means all
+    frame = conn.exchange(metadata_request(chosen, None if chosen >= 1 else ()))  # v0: empty means all
+    return conn.decode(frame), chosen, conn.body_size(frame)
 
 
 # -- the replica probes (log dirs, elections, reassignments) ----------------------------------------------------

@@ -1,6 +1,8 @@
 """Share groups as set-up (KIP-932), by the super user through the codec (Kafka's own message definitions): a
 topic with records; a new share group given start offsets (AlterShareGroupOffsets: the broker creates the group,
-empty) and read back (DescribeShareGroupOffsets); and a live member of it (``share_member``).
+empty; where it answers for none of the partitions, as 4.1 does, a member joins and leaves to make it) and read
+back (DescribeShareGroupOffsets), its members reading from the earliest record where no start offset was given;
+and a live member of it (``share_member``).
 
 A broker without those APIs (before 4.0) can't have a share group: ``made_share_group`` says so, and a probe
 whose call that broker does not refuse raises ``ProbeFailed`` (nothing it observes could be of a share group).
@@ -36,6 +38,8 @@ _RETRIABLE = frozenset({"COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRE
                         "UNKNOWN_TOPIC_OR_PARTITION"})
 ALTER, DESCRIBE_OFFSETS = "AlterShareGroupOffsets", "DescribeShareGroupOffsets"
 HEARTBEAT, FETCH, ACKNOWLEDGE = "ShareGroupHeartbeat", "ShareFetch", "ShareAcknowledge"
+GROUP_RESOURCE = 32
+"""ConfigResource.Type GROUP's id (IncrementalAlterConfigsRequest.json, KIP-848's group configs)."""
 ACCEPT, RELEASE = 1, 2
 """ShareAcknowledge's acknowledge types (ShareAcknowledgeRequest.json: 1:Accept, 2:Release)."""
 
@@ -64,8 +68,9 @@ def has_share_groups(ctx: ProbeContext) -> bool:
 
 
 def made_share_group(ctx: ProbeContext, topic: str, offsets: Mapping[int, int]) -> tuple[str, bool]:
-    """Set-up: a new share group whose start offsets on ``topic`` are ``offsets`` (partition -> offset), as the
-    super user: (group, whether it was made: not where the broker has no share groups)."""
+    """Set-up: a new share group whose start offsets on ``topic`` are ``offsets`` (partition -> offset) where
+    the broker's AlterShareGroupOffsets gives them, as the super user: (group, whether it was made: not where the
+    broker has no share groups)."""
     group = ctx.topic("kc-share-group")
     version = offered(ctx, ALTER)
     if version is None or not has_share_groups(ctx):
@@ -78,11 +83,42 @@ def made_share_group(ctx: ProbeContext, topic: str, offsets: Mapping[int, int]) 
         errors = [error_name(e) for e in (answer.error_code, *(p.error_code for t in answer.responses
                                                                for p in t.partitions)) if e != 0]
         if not errors:
+            delivered_from_earliest(ctx, group)
+            if not any(t.topic_name == topic and t.partitions for t in answer.responses):
+                made_by_member(ctx, group, topic)
             return group, True
         if not set(errors) <= _RETRIABLE:
             break
     failure = Disowned if errors[0] == "UNSUPPORTED_VERSION" else ProbeFailed  # offered, refused anyway
     raise failure(f"set-up: {ALTER} v{version} of new share group {group} as the super user gave {errors[0]}")
+
+
+def delivered_from_earliest(ctx: ProbeContext, group: str) -> None:
+    """Set-up: the group's ``share.auto.offset.reset`` is ``earliest`` (IncrementalAlterConfigs of a GROUP
+    resource, KIP-932), so a member reads the records written before it joined where no start offset was
+    altered (4.1's AlterShareGroupOffsets alters none)."""
+    answer = call(ctx.admin, None, "IncrementalAlterConfigs", 1, {"validate_only": False, "resources": [
+        {"resource_type": GROUP_RESOURCE, "resource_name": group, "configs": [
+            {"name": "share.auto.offset.reset", "config_operation": 0, "value": "earliest"}]}]})
+    errors = [error_name(r.error_code) for r in answer.responses if r.error_code != 0]
+    if errors or not answer.responses:
+        raise ProbeFailed(f"set-up: IncrementalAlterConfigs of share.auto.offset.reset=earliest of share group "
+                          f"{group} as the super user gave {errors[0] if errors else 'no result'}")
+
+
+def made_by_member(ctx: ProbeContext, group: str, topic: str) -> None:
+    """Set-up: the share group made as a share consumer makes it, where AlterShareGroupOffsets answered for
+    none of its partitions (4.1 makes no group so): a member joins, subscribed to ``topic``, fetches partition
+    0's records (which starts the group's share-partition at the earliest one, so the group has a start offset
+    on ``topic``), releases them by closing its share session and leaves (MemberEpoch -1): the group is empty."""
+    member = joined(ctx, group, topic)
+    try:
+        topic_id, leader = _topic_leader(member.client, topic)
+        acquired_records(member, topic_id, leader)
+        call(member.client, leader, ACKNOWLEDGE, 1, {"group_id": group, "member_id": member.member_id,
+                                                     "share_session_epoch": -1, "topics": []})
+    finally:
+        member.leave()
 
 
 def start_offsets(ctx: ProbeContext, group: str, topic: str, partitions: int) -> list[int | None] | None:
@@ -218,17 +254,7 @@ def fetch_and_acknowledge(ctx: ProbeContext, member: ShareMember, topic: str, ac
     DescribeShareGroupOffsets reads."""
     topic_id, leader = _topic_leader(member.client, topic)
     base = {"group_id": member.group, "member_id": member.member_id}
-    acquired: list[int] = []
-    for _ in attempts(SETTLE, interval=0.2):
-        answer = call(member.client, leader, FETCH, 1, {
-            **base, "share_session_epoch": 0, "max_wait": 500, "min_bytes": 1, "max_records": RECORDS,
-            "batch_size": RECORDS, "topics": [{"topic_id": topic_id, "partitions": [{"partition_index": 0}]}]})
-        acquired = [o for t in answer.responses for p in t.partitions for r in p.acquired_records
-                    for o in range(r.first_offset, r.last_offset + 1)]
-        if len(acquired) >= RECORDS:
-            break
-        # a session holds what it acquired: closing it releases them before the next one opens
-        call(member.client, leader, ACKNOWLEDGE, 1, {**base, "share_session_epoch": -1, "topics": []})
+    acquired = acquired_records(member, topic_id, leader)
     if sorted(acquired)[:RECORDS] != list(range(RECORDS)) or not 0 < accepted < RECORDS:
         raise ProbeFailed(f"set-up: member of share group {member.group} acquired offsets {acquired} of {topic}, "
                           f"not 0 to {RECORDS - 1} to accept {accepted} of")
@@ -242,6 +268,24 @@ def fetch_and_acknowledge(ctx: ProbeContext, member: ShareMember, topic: str, ac
             raise ProbeFailed(f"set-up: {ACKNOWLEDGE} of offsets {first}-{last} of {topic} in share group "
                               f"{member.group} gave {sorted(errors)[0]}")
     call(member.client, leader, ACKNOWLEDGE, 1, {**base, "share_session_epoch": -1, "topics": []})
+
+
+def acquired_records(member: ShareMember, topic_id: uuid.UUID, leader: tuple[str, int]) -> list[int]:
+    """The offsets of partition 0 the member's ShareFetch acquired, fetching again (bounded) until all
+    ``RECORDS`` are; the share session that holds them is left open."""
+    base = {"group_id": member.group, "member_id": member.member_id}
+    acquired: list[int] = []
+    for _ in attempts(SETTLE, interval=0.2):
+        answer = call(member.client, leader, FETCH, 1, {
+            **base, "share_session_epoch": 0, "max_wait": 500, "min_bytes": 1, "max_records": RECORDS,
+            "batch_size": RECORDS, "topics": [{"topic_id": topic_id, "partitions": [{"partition_index": 0}]}]})
+        acquired = [o for t in answer.responses for p in t.partitions for r in p.acquired_records
+                    for o in range(r.first_offset, r.last_offset + 1)]
+        if len(acquired) >= RECORDS:
+            break
+        # a session holds what it acquired: closing it releases them before the next one opens
+        call(member.client, leader, ACKNOWLEDGE, 1, {**base, "share_session_epoch": -1, "topics": []})
+    return acquired
 
 
 def _topic_leader(client: WireClient, topic: str) -> tuple[uuid.UUID, tuple[str, int]]:

@@ -6,10 +6,10 @@ from typing import Any
 
 from ...clients.wire import plain
 from . import LIST_TOPICS, ListTopicsArgs
-from ...protocol import build_request, encoded_size, pick_version, request_fields
+from ...protocol import build_request, pick_version, request_fields
 from ...matrix.probe import ProbeContext, ProbeFailed
 from ...matrix.probes import ProbeSpec, probe
-from ...matrix.probes._shared import SETTLE, metadata, simple_name
+from ...matrix.probes._shared import SETTLE, metadata, simple_name, sized_metadata
 from ...waiting import attempts
 
 FIND_COORDINATOR = 10
@@ -74,7 +74,7 @@ def list_topics(ctx: ProbeContext) -> dict[str, Any]:
             observed["internal_listed"] = "__consumer_offsets" in listed
         if hidden is not None:
             observed["hidden_listed"] = hidden in listed
-    response, _ = metadata(ctx, result.request_version)
+    response, _, size = sized_metadata(ctx, result.request_version)
     observed["response_fields"] = _response_fields(response)
-    observed["response_bytes"] = encoded_size(response)
+    observed["response_bytes"] = size
     return observed

@@ -3,6 +3,8 @@ limits are measured against the stub broker (librdkafka can't be asked)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
 
@@ -12,7 +14,7 @@ from ...base import AdminClient, ClientLimits, Endpoint
 from ...limits import measured
 from ...ref import ClientRef
 from ...venv import check_confluent_release, confluent_venv
-from .. import ClientKind, Refusal, RunReleases
+from .. import ClientKind, Refusal, RunReleases, Setting
 
 
 def installed_confluent() -> str:
@@ -23,7 +25,8 @@ def installed_confluent() -> str:
                           "or name a release (confluent:2.16.1) for kcompat to install") from None
 
 
-def _make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None) -> AdminClient:
+def _make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None,
+          settings: Mapping[str, object]) -> AdminClient:
     from ...confluent import ConfluentClient  # imported on demand: confluent-kafka may be absent
 
     installed = installed_confluent()
@@ -31,7 +34,7 @@ def _make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id
         ref = f"confluent:{release}"
         raise ConfigError(f"{ref} asked for, but this Python has confluent-kafka {installed}; "
                           f"`kcompat run --clients {ref}` runs those cells in a venv of that release")
-    return ConfluentClient(endpoint)
+    return ConfluentClient(endpoint, {k: v for k, v in settings.items() if k != "surface"})
 
 
 def _limits(client: AdminClient, config: HarnessConfig) -> ClientLimits:
@@ -50,5 +53,12 @@ KIND = ClientKind(
     make=_make, limits=_limits, modules=("kcompat.harness.clients.confluent", "kcompat.harness.clients.venv"),
     refusal=Refusal(errors=("_UNSUPPORTED_FEATURE",)), measured=True,
     installed=installed_confluent, check_release=check_confluent_release, python=confluent_venv, run_json=_run_json,
+    settings={s.name: s for s in (
+        Setting("api.version.request", "bool", "librdkafka's api.version.request: whether it asks the broker's "
+                "ApiVersions (false: it assumes broker.version.fallback)"),
+        Setting("broker.version.fallback", "version", "librdkafka's broker.version.fallback: the broker version "
+                "it assumes without ApiVersions (only one below 0.10 really pins)"),
+        Setting("api.version.fallback.ms", "int", "librdkafka's api.version.fallback.ms: how long it keeps the "
+                "fallback after an ApiVersions request failed"))},
 )
 """``_UNSUPPORTED_FEATURE``: librdkafka's error for a request the broker does not offer."""

@@ -9,7 +9,10 @@ adapter with Go.  kgo refuses a request the broker lacks with its own error
 from __future__ import annotations
 
 from ...adapter import adapter_kind
-from .. import Refusal
+from .. import Refusal, Setting
 
 KIND = adapter_kind(name="franz-go", order=50, library="franz-go", installer_module=f"{__name__}.install",
-                    refusal=Refusal(exceptions=("errBrokerTooOld",)), example="1.22.2")
+                    refusal=Refusal(exceptions=("errBrokerTooOld",)), example="1.22.2", surfaces=("kadm", "kmsg"),
+                    settings=(Setting("max_versions", "version", "kgo.MaxVersions(kversion.FromString(release)): the newest "
+                                      "request versions franz-go sends, a Kafka release's", broker=True),))
+"""Surfaces: ``kadm`` (its admin client), ``kmsg`` (raw ``kmsg`` requests through ``kgo.Client.Request``)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from ....central import check_client_release
 from ....config import HarnessConfig
@@ -11,11 +12,12 @@ from ...base import AdminClient, AdminResult, ClientLimits, Endpoint
 from .. import ClientKind, Refusal, RunReleases
 
 
-def _make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None) -> AdminClient:
+def _make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None,
+          settings: Mapping[str, object]) -> AdminClient:
     from ...java import JavaClient
 
     assert release is not None  # ClientRef.parse guarantees it (release = "required")
-    return JavaClient(endpoint, release, config, run_id=run_id)
+    return JavaClient(endpoint, release, config, run_id=run_id, settings=settings)
 
 
 def api_constant(api: str) -> str:
@@ -57,4 +59,7 @@ KIND = ClientKind(
     check_release=check_client_release, run_json=_run_json, perform_by_name=_by_name, documents_itself=True,
     survey_default=lambda catalog: (f"java:{catalog.java_clients[0].version}",
                                     f"java:{catalog.java_clients[-1].version}"),
+    surfaces=("brokers", "controllers"),
 )
+"""Surfaces: ``brokers`` (``bootstrap.servers``), ``controllers`` (``bootstrap.controllers``, KIP-919: kafka-clients
+3.7 on, against KRaft)."""

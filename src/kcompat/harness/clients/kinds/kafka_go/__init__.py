@@ -15,4 +15,5 @@ from ...adapter import adapter_kind
 from .. import Refusal
 
 KIND = adapter_kind(name="kafka-go", order=52, library="kafka-go", installer_module=f"{__name__}.install",
-                    refusal=Refusal(), example="0.4.51")
+                    refusal=Refusal(), example="0.4.51", surfaces=("client", "conn"))
+"""Surfaces: ``client`` (``kafka.Client``), ``conn`` (``kafka.Conn`` methods, the path its README shows)."""

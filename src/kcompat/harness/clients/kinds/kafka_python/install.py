@@ -4,7 +4,9 @@ pip installs ``kafka-python==<release>`` into a venv made by this Python's ``ven
 file against the hash PyPI's index gives; the venv holds nothing of kcompat (the adapter imports only the
 standard library and ``kafka``), and its Python runs the adapter isolated (``-I``: no PYTHONPATH, no user site,
 not the adapter's folder).  The adapter drives KafkaAdminClient as 3.0 rewrote it (dict results, ``raise_errors``,
-``config_filter``), so releases before 3.0 are refused by name.
+``config_filter``) and as it was before (objects in, raw responses out), telling them apart by each method's
+parameters; a method a release lacks is an operation it lacks.  Releases before 1.4.4, which has no
+KafkaAdminClient, are refused by name.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from ... import installing
 
 LIBRARY = "kafka-python"
 ADAPTER = Path(__file__).resolve().parent / "adapter" / "kcompat_kafka_python.py"
-OLDEST = "3.0.0"
-"""The first release whose KafkaAdminClient the adapter drives."""
+OLDEST = "1.4.4"
+"""The first release with a KafkaAdminClient."""
 VENV_TIMEOUT = 120.0
 PIP_TIMEOUT = 600.0
 
@@ -42,8 +44,8 @@ def check_release(release: str, config: HarnessConfig) -> str:
     """``release`` if PyPI publishes it and the adapter drives it; else one line saying which to name."""
     installing.check_published(release, config, LIBRARY, _pip_index)
     if KafkaVersion.parse(release) < KafkaVersion.parse(OLDEST):
-        raise ConfigError(f"the kafka-python adapter drives KafkaAdminClient as {OLDEST} rewrote it; "
-                          f"kafka-python {release} is older: name {OLDEST} or newer")
+        raise ConfigError(f"kafka-python has a KafkaAdminClient from {OLDEST} on; kafka-python {release} is older: "
+                          f"name {OLDEST} or newer")
     return release
 
 

@@ -9,7 +9,10 @@ own UNSUPPORTED_VERSION (KError 35), which every kind recognises.
 from __future__ import annotations
 
 from ...adapter import adapter_kind
-from .. import Refusal
+from .. import Refusal, Setting
 
 KIND = adapter_kind(name="sarama", order=51, library="sarama", installer_module=f"{__name__}.install",
-                    refusal=Refusal(), example="1.61.1")
+                    refusal=Refusal(), example="1.61.1", surfaces=("admin", "broker"),
+                    settings=(Setting("version", "version", "sarama's Config.Version (sarama.ParseKafkaVersion): "
+                                      "the Kafka version it assumes and picks request versions from", broker=True),))
+"""Surfaces: ``admin`` (ClusterAdmin), ``broker`` (the ``*sarama.Broker`` request methods)."""

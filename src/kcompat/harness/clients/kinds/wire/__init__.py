@@ -3,13 +3,16 @@ release to choose."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ....config import HarnessConfig
 from ....protocol import api_name, client_versions
 from ...base import AdminClient, ClientLimits, Endpoint
 from .. import ClientKind, Refusal
 
 
-def _make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None) -> AdminClient:
+def _make(endpoint: Endpoint, config: HarnessConfig, release: str | None, run_id: str | None,
+          settings: Mapping[str, object]) -> AdminClient:
     from ...wire import WireClient
 
     return WireClient(endpoint)
@@ -32,7 +35,7 @@ KIND = ClientKind(
                  "3.9.2 + 4.4.0 merged); pin a request version with wire@vN instead",
     make=_make, limits=_limits, modules=("kcompat.harness.clients.wire",),
     refusal=Refusal(exceptions=("UnsupportedVersion", "UnsupportedOption")),
-    pinnable=True, pins=client_versions, chooses_broker=True, lists_by_describe=True,
+    pinnable=True, pins=client_versions, chooses_broker=True, lists_by_describe=True, surfaces=("wire",),
 )
 """``UnsupportedVersion``: the broker's refusal as the probe records it; ``UnsupportedOption``: the probe
 declining to build a request its pinned version can't carry (nothing sent, so nothing to refuse)."""

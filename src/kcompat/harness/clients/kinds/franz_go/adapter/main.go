@@ -2,6 +2,10 @@
 // JSON lines on stdin and stdout, free-form log on stderr.  Each op's args and result fields are those of the
 // Java sidecar's class of the same name (harness/clients/sidecar/kcompat/sidecar/ops/).  What kadm can't express
 // is named in unsupported_options and the call is made without it; a Kafka error or a library error is data.
+//
+// A client reference's "max_versions" setting caps every request version at a Kafka release's, as a user does with
+// kgo.MaxVersions: the version set is franz-go's own for that release (kversion.FromString, which takes a release
+// with or without its patch); a release kversion doesn't know is the adapter's failure, naming the nearest it does.
 package main
 
 import (
@@ -12,11 +16,13 @@ import (
 	"log"
 	"net"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kversion"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"kcompat/adapter/kit"
 )
@@ -59,6 +65,13 @@ func clientFor(c *kit.Connection) (*kgo.Client, error) {
 	}
 	opts := []kgo.Opt{kgo.SeedBrokers(strings.Split(c.Bootstrap, ",")...), kgo.ClientID("kcompat-franz-go"),
 		kgo.RequestTimeoutOverhead(30 * time.Second), kgo.Dialer(dial)}
+	if release, ok := c.Setting("max_versions"); ok {
+		versions, err := maxVersions(release)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, kgo.MaxVersions(versions))
+	}
 	if c.Username != nil {
 		password := ""
 		if c.Password != nil {
@@ -72,6 +85,49 @@ func clientFor(c *kit.Connection) (*kgo.Client, error) {
 	}
 	clients[key] = cl
 	return cl, nil
+}
+
+// maxVersions is kversion's version set of a Kafka release, or an error naming the releases nearest it that
+// kversion knows.
+func maxVersions(release string) (*kversion.Versions, error) {
+	if versions := kversion.FromString(release); versions != nil {
+		return versions, nil
+	}
+	known := kversion.VersionStrings() // newest first, without the patch ("v4.4", ..., "v0.8.0")
+	wanted := releaseKey(release)
+	var below, above string
+	for _, name := range known {
+		if compareKeys(releaseKey(name), wanted) <= 0 {
+			below = name
+			break
+		}
+		above = name
+	}
+	nearest := strings.Trim(strings.Join([]string{below, above}, ", "), ", ")
+	return nil, fmt.Errorf("franz-go's kversion has no version set for max_versions=%s: nearest %s", release,
+		nearest)
+}
+
+// releaseKey is a release's numbers, "v" and anything past the digits aside.
+func releaseKey(release string) []int {
+	var key []int
+	for _, part := range strings.Split(strings.TrimPrefix(release, "v"), ".") {
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			break
+		}
+		key = append(key, n)
+	}
+	return key
+}
+
+func compareKeys(a, b []int) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return a[i] - b[i]
+		}
+	}
+	return len(a) - len(b)
 }
 
 // dial is kgo's own dialing (10 s, as its default), each connection read for the request versions it carries.
@@ -118,6 +174,9 @@ func run(req *kit.Request) (*result, error) {
 	cl, err := clientFor(req.Connection)
 	if err != nil {
 		return nil, err
+	}
+	if req.Connection.Surface == kmsgSurface {
+		handler = onKmsg(cl, req.Op)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), kit.CallTimeout)
 	defer cancel()

@@ -1,4 +1,5 @@
-// The kcompat adapter for segmentio/kafka-go's kafka.Client (docs/ADAPTERS.md, protocol 3).
+// The kcompat adapter for segmentio/kafka-go (docs/ADAPTERS.md, protocol 3): its kafka.Client, and its kafka.Conn
+// as the surface `conn` (conn.go).
 //
 // One JSON request per line on stdin, one answer per line on stdout; kafka-go logs nothing by default and
 // this program's own notes go to stderr. One kafka.Client with a kafka.Transport of its own per distinct
@@ -53,18 +54,24 @@ func main() {
 	for name := range operations {
 		names = append(names, name)
 	}
-	cs := &clients{open: map[string]*kafka.Client{}}
+	cs := &clients{open: map[string]*kafka.Client{}, conns: map[string]*conns{}}
 	kit.Serve(kit.Adapter{Release: strings.TrimPrefix(kit.ModuleVersion(module), "v"), Operations: names,
 		Call: cs.call, Close: cs.close, CloseAll: cs.closeAll})
 }
 
-// clients holds one kafka.Client, with a Transport of its own, per distinct connection.
+// clients holds one kafka.Client, with a Transport of its own, per distinct connection; on the surface `conn`,
+// that connection's Conns.
 type clients struct {
-	open map[string]*kafka.Client
+	open  map[string]*kafka.Client
+	conns map[string]*conns
 }
 
 func (cs *clients) call(req *kit.Request) (*result, error) {
-	fmt.Fprintf(os.Stderr, "kcompat kafka-go adapter: request %s %s %s\n", req.ID, req.Op, req.Connection.Bootstrap)
+	fmt.Fprintf(os.Stderr, "kcompat kafka-go adapter: request %s %s %s %s\n", req.ID, req.Op, req.Connection.Bootstrap,
+		req.Connection.Surface)
+	if req.Connection.Surface == connSurface {
+		return cs.callConn(req)
+	}
 	return operations[req.Op](cs.get(req.Connection), req.Args)
 }
 
@@ -87,12 +94,20 @@ func (cs *clients) close(c *kit.Connection) {
 		client.Transport.(*kafka.Transport).CloseIdleConnections()
 		delete(cs.open, c.Key())
 	}
+	if conns, ok := cs.conns[c.Key()]; ok {
+		conns.close()
+		delete(cs.conns, c.Key())
+	}
 }
 
 func (cs *clients) closeAll() {
 	for k, client := range cs.open {
 		client.Transport.(*kafka.Transport).CloseIdleConnections()
 		delete(cs.open, k)
+	}
+	for k, conns := range cs.conns {
+		conns.close()
+		delete(cs.conns, k)
 	}
 }
 

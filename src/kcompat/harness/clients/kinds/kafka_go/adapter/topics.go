@@ -29,15 +29,34 @@ func createTopics(client *kafka.Client, raw json.RawMessage) (*result, error) {
 	if err := decode(raw, &args); err != nil {
 		return nil, err
 	}
-	topics := make([]kafka.TopicConfig, 0, len(args.Topics))
-	names := make([]string, 0, len(args.Topics))
-	for _, t := range args.Topics {
+	topics, names, err := topicConfigs(args.Topics)
+	if err != nil {
+		return nil, err
+	}
+	res := kit.NewResult() // kafka-go's CreateTopicsResponse carries errors only: no KIP-525 result fields
+	res.UnsupportedFields = map[string]string{"num_partitions": "kafka.CreateTopicsResponse",
+		"replication_factor": "kafka.CreateTopicsResponse", "configs": "kafka.CreateTopicsResponse"}
+	ctx, cancel := callContext()
+	defer cancel()
+	answer, err := client.CreateTopics(ctx, &kafka.CreateTopicsRequest{Topics: topics, ValidateOnly: args.ValidateOnly})
+	if err != nil {
+		return callFailed(res, err, names), nil
+	}
+	res.Resources = byRequest(names, answer.Errors)
+	return res, nil
+}
+
+// topicConfigs are the request's topics as kafka-go's TopicConfig (both surfaces take it), and their names.
+func topicConfigs(requested []newTopic) ([]kafka.TopicConfig, []string, error) {
+	topics := make([]kafka.TopicConfig, 0, len(requested))
+	names := make([]string, 0, len(requested))
+	for _, t := range requested {
 		config := kafka.TopicConfig{Topic: t.Name, NumPartitions: -1, ReplicationFactor: -1}
 		if t.Assignments != nil {
 			for key, replicas := range t.Assignments {
 				partition, err := strconv.Atoi(key)
 				if err != nil {
-					return nil, badArgs{fmt.Sprintf("args.topics[].assignments: partition %q is not a number", key)}
+					return nil, nil, badArgs{fmt.Sprintf("args.topics[].assignments: partition %q is not a number", key)}
 				}
 				config.ReplicaAssignments = append(config.ReplicaAssignments,
 					kafka.ReplicaAssignment{Partition: partition, Replicas: replicas})
@@ -64,17 +83,7 @@ func createTopics(client *kafka.Client, raw json.RawMessage) (*result, error) {
 		topics = append(topics, config)
 		names = append(names, t.Name)
 	}
-	res := kit.NewResult() // kafka-go's CreateTopicsResponse carries errors only: no KIP-525 result fields
-	res.UnsupportedFields = map[string]string{"num_partitions": "kafka.CreateTopicsResponse",
-		"replication_factor": "kafka.CreateTopicsResponse", "configs": "kafka.CreateTopicsResponse"}
-	ctx, cancel := callContext()
-	defer cancel()
-	answer, err := client.CreateTopics(ctx, &kafka.CreateTopicsRequest{Topics: topics, ValidateOnly: args.ValidateOnly})
-	if err != nil {
-		return callFailed(res, err, names), nil
-	}
-	res.Resources = byRequest(names, answer.Errors)
-	return res, nil
+	return topics, names, nil
 }
 
 func createPartitions(client *kafka.Client, raw json.RawMessage) (*result, error) {

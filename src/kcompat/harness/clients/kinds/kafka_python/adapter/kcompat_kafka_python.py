@@ -9,6 +9,10 @@ kafka-python chooses every request version itself from the broker's ApiVersions:
 from its own debug log line ("Request <id>: <request>"), whose request object carries API_KEY and
 API_VERSION.  A Kafka error is data: its code, and the name kafka-python's error class carries (``message``,
 Kafka's own name, e.g. TOPIC_ALREADY_EXISTS).
+
+A client reference's ``api_version`` setting (the connection's ``settings``) is KafkaAdminClient's own
+``api_version``, a tuple of ints, as a user pins it: what the release makes of it is the observation (3.x takes
+the versions of its table for that release, lowered where the broker's ApiVersions says less).
 """
 
 from __future__ import annotations
@@ -210,8 +214,26 @@ class Call:
         return answer if self.deadline_reached is None else {**answer, "deadline_reached": self.deadline_reached}
 
 
+def client_key(connection: dict[str, Any]) -> tuple[str, str | None, str | None, str]:
+    """One client per (bootstrap, user, password, settings and surface): one configuration, one client."""
+    rest = {k: connection.get(k) for k in ("settings", "surface")}
+    return (connection["bootstrap"], connection.get("username"), connection.get("password"),
+            json.dumps(rest, sort_keys=True))
+
+
+def library_settings(connection: dict[str, Any]) -> dict[str, Any]:
+    """The KafkaAdminClient options the connection's settings name (none: the library's defaults)."""
+    settings = connection.get("settings") or {}
+    if "api_version" not in settings:
+        return {}
+    text = str(settings["api_version"])
+    if not all(part.isascii() and part.isdigit() for part in text.split(".")):
+        raise ValueError(f"api_version={text} is not a release kafka-python can take as a tuple of ints")
+    return {"api_version": tuple(int(part) for part in text.split("."))}
+
+
 class Adapter:
-    """One KafkaAdminClient per connection (bootstrap, user, password), kept between calls."""
+    """One KafkaAdminClient per connection and configuration, kept between calls."""
 
     def __init__(self, deadline: float = DEFAULT_DEADLINE) -> None:
         import kafka
@@ -219,7 +241,7 @@ class Adapter:
         self.kafka = kafka
         self.deadline = deadline
         self.version = str(kafka.__version__)
-        self.clients: dict[tuple[str, str | None, str | None], Any] = {}
+        self.clients: dict[tuple[str, str | None, str | None, str], Any] = {}
         self.log = SentRequests()
         library = logging.getLogger("kafka")
         library.setLevel(logging.DEBUG)
@@ -235,10 +257,11 @@ class Adapter:
         return sorted(op for op, method in METHODS.items() if op in OPS and callable(getattr(admin, method, None)))
 
     def client(self, connection: dict[str, Any], until: float) -> Any:
-        key = (connection["bootstrap"], connection.get("username"), connection.get("password"))
+        key = client_key(connection)
         if key not in self.clients:
             conf: dict[str, Any] = {"bootstrap_servers": key[0], "client_id": "kcompat-kafka-python",
-                                    "request_timeout_ms": REQUEST_TIMEOUT_MS, "bootstrap_timeout_ms": 30000}
+                                    "request_timeout_ms": REQUEST_TIMEOUT_MS, "bootstrap_timeout_ms": 30000,
+                                    **library_settings(connection)}
             if key[1] is not None:
                 conf.update(security_protocol="SASL_PLAINTEXT", sasl_mechanism="PLAIN",
                             sasl_plain_username=key[1], sasl_plain_password=key[2] or "")
@@ -248,8 +271,7 @@ class Adapter:
         return self.clients[key]
 
     def close(self, connection: dict[str, Any] | None) -> None:
-        keys = list(self.clients) if connection is None else [
-            (connection["bootstrap"], connection.get("username"), connection.get("password"))]
+        keys = list(self.clients) if connection is None else [client_key(connection)]
         for key in keys:
             client = self.clients.pop(key, None)
             if client is not None:
@@ -277,6 +299,7 @@ class Adapter:
             raise LookupError(f"unknown op {op!r}")
         if connection is None:
             raise ValueError("this op needs a connection")
+        library_settings(connection)  # a setting it can't take is this adapter's failure, before any call
         handler: Callable[[Any, dict[str, Any], Call], None] = OPS[op]
         call = Call()
         mark, started = self.log.mark(), time.monotonic()
@@ -292,8 +315,7 @@ class Adapter:
             call.threw(exc)
             expired = isinstance(exc, DeadlineExpired)
             if expired:
-                self.clients.pop((connection["bootstrap"], connection.get("username"),
-                                  connection.get("password")), None)
+                self.clients.pop(client_key(connection), None)
         call.deadline_reached = reached(self.deadline, time.monotonic() - started, expired=expired)
         return call.answer(self.log.version_since(mark, api_keys))
 
@@ -313,14 +335,82 @@ def _is_ours(exc: BaseException) -> bool:
     return tb is not None and tb.tb_frame.f_code.co_filename == __file__
 
 
+# -- releases before 3.0 (1.4.4 to 2.0.x): the same methods taking objects and returning raw responses; each ----
+# -- difference is found on the method itself (its parameters), never by the release's number -----------------
+
+CONFIG_SOURCES = {0: "UNKNOWN", 1: "DYNAMIC_TOPIC_CONFIG", 2: "DYNAMIC_BROKER_CONFIG",
+                  3: "DYNAMIC_DEFAULT_BROKER_CONFIG", 4: "STATIC_BROKER_CONFIG", 5: "DEFAULT_CONFIG",
+                  6: "DYNAMIC_BROKER_LOGGER_CONFIG"}
+RESOURCE_TYPES = {2: "topic", 4: "broker"}
+
+
+def accepts(method: Any, parameter: str) -> bool:
+    """Whether a KafkaAdminClient method takes ``parameter`` (3.0 added ``raise_errors``, ``config_filter``)."""
+    import inspect
+
+    try:
+        return parameter in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def responses(result: Any) -> list[dict[str, Any]]:
+    """A pre-3.0 result (a response, or a list of them) as plain dicts (its ``to_object``)."""
+    return [r.to_object() for r in (result if isinstance(result, list) else [result])]
+
+
+def older_topics(result: Any, key: str) -> list[dict[str, Any]]:
+    """A pre-3.0 CreateTopics/CreatePartitions/DeleteTopics response's topics, in 3.0's names."""
+    return [{"name": t["topic"], "error_code": t["error_code"], "error_message": t.get("error_message")}
+            for r in responses(result) for t in r[key]]
+
+
+def older_new_topics(topics: list[dict[str, Any]]) -> list[Any]:
+    """create_topics' args as NewTopic objects (before 3.0): -1 is sent as it is (KIP-464 needs v4)."""
+    from kafka.admin import NewTopic
+
+    return [NewTopic(name, item.get("num_partitions", -1), item.get("replication_factor", -1),
+                     replica_assignments=item.get("assignments"), topic_configs=item["configs"])
+            for name, item in topics_spec(topics).items()]
+
+
+def older_configs(result: Any) -> dict[tuple[str, str], dict[str, Any]]:
+    """Pre-3.0 DescribeConfigs responses by (kind, name): the error and each entry in 3.0's processed shape."""
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for response in responses(result):
+        for res in response["resources"]:
+            configs = {}
+            for c in res["config_entries"]:
+                raw: dict[str, Any] = {"value": c["config_value"], "read_only": c["read_only"],
+                                       "is_sensitive": c["is_sensitive"]}
+                if "config_source" in c:
+                    raw["config_source"] = CONFIG_SOURCES.get(c["config_source"], str(c["config_source"]))
+                if "is_default" in c:
+                    raw["is_default"] = c["is_default"]
+                if "config_synonyms" in c:
+                    raw["synonyms"] = [{"name": s["config_name"], "value": s["config_value"],
+                                        "source": CONFIG_SOURCES.get(s["config_source"])}
+                                       for s in c["config_synonyms"]]
+                configs[c["config_names"]] = raw
+            kind = RESOURCE_TYPES.get(res["resource_type"], str(res["resource_type"]))
+            found[(kind, res["resource_name"])] = {"error_code": res["error_code"],
+                                                   "error_message": res["error_message"], "configs": configs}
+    return found
+
+
 # -- the operations (each: admin, args, call) ----------------------------------------------------------------
 
 
 def create_topics(admin: Any, args: dict[str, Any], call: Call) -> None:
-    result = admin.create_topics(topics_spec(args["topics"]), validate_only=bool(args.get("validate_only")),
-                                 raise_errors=False)
+    validate = bool(args.get("validate_only"))
+    if accepts(admin.create_topics, "raise_errors"):
+        topics = plain(admin.create_topics(topics_spec(args["topics"]), validate_only=validate,
+                                           raise_errors=False))["topics"]
+    else:
+        topics = older_topics(admin.create_topics(older_new_topics(args["topics"]), validate_only=validate),
+                              "topic_errors")
     seen: list[str] = []
-    for topic in plain(result)["topics"]:
+    for topic in topics:
         fields: dict[str, Any] = {}
         if topic.get("error_code", 0) == 0:
             for key in ("num_partitions", "replication_factor"):
@@ -338,9 +428,16 @@ def create_topics(admin: Any, args: dict[str, Any], call: Call) -> None:
 
 
 def create_partitions(admin: Any, args: dict[str, Any], call: Call) -> None:
-    result = plain(admin.create_partitions(partitions_spec(args["partitions"]),
-                                           validate_only=bool(args.get("validate_only")), raise_errors=False))
-    for topic in result["results"]:
+    validate = bool(args.get("validate_only"))
+    if accepts(admin.create_partitions, "raise_errors"):
+        topics = plain(admin.create_partitions(partitions_spec(args["partitions"]), validate_only=validate,
+                                               raise_errors=False))["results"]
+    else:
+        from kafka.admin import NewPartitions
+
+        wanted = {p["topic"]: NewPartitions(p["total_count"], p.get("assignments")) for p in args["partitions"]}
+        topics = older_topics(admin.create_partitions(wanted, validate_only=validate), "topic_errors")
+    for topic in topics:
         call.resources.append(entry(topic["name"], message=topic.get("error_message"), code=topic["error_code"]))
 
 
@@ -351,6 +448,9 @@ def describe_configs(admin: Any, args: dict[str, Any], call: Call) -> None:
     if args.get("include_documentation"):
         call.unsupported.append("include_documentation")
     targets = [(t["resource_type"].lower(), t["name"]) for t in args["targets"]]
+    if not accepts(admin.describe_configs, "config_filter"):
+        _describe_configs_older(admin, targets, bool(args.get("include_synonyms")), call)
+        return
     result = admin.describe_configs([ConfigResource(t, n) for t, n in targets],
                                     include_synonyms=bool(args.get("include_synonyms")), config_filter="all")
     seen: list[str] = []
@@ -359,6 +459,23 @@ def describe_configs(admin: Any, args: dict[str, Any], call: Call) -> None:
         for config in configs:
             seen.extend(k for k in config if k not in seen)
         call.resources.append(entry(f"{kind}:{name}", fields={"configs": configs}))
+    call.result_fields.extend(f"configs.{k}" for k in seen)
+
+
+def _describe_configs_older(admin: Any, targets: list[tuple[str, str]], synonyms: bool, call: Call) -> None:
+    """Before 3.0: the raw responses, each resource with the broker's error."""
+    from kafka.admin import ConfigResource
+
+    found = older_configs(admin.describe_configs([ConfigResource(t, n) for t, n in targets],
+                                                 include_synonyms=synonyms))
+    seen: list[str] = []
+    for kind, name in targets:
+        res = found.get((kind, name), {"error_code": 2, "error_message": "no result for this resource", "configs": {}})
+        configs = [config_entry(n, c) for n, c in res["configs"].items()]
+        for config in configs:
+            seen.extend(k for k in config if k not in seen)
+        call.resources.append(entry(f"{kind}:{name}", fields={"configs": configs} if not res["error_code"] else {},
+                                    code=res["error_code"], message=res["error_message"]))
     call.result_fields.extend(f"configs.{k}" for k in seen)
 
 
@@ -399,7 +516,7 @@ def create_acls(admin: Any, args: dict[str, Any], call: Call) -> None:
 def describe_topics(admin: Any, args: dict[str, Any], call: Call) -> None:
     """kafka-python describes topics through Metadata (no DescribeTopicPartitions): request_version is null."""
     names = list(args["names"])
-    found = {t["name"]: t for t in admin.describe_topics(names)}
+    found = {t.get("name", t.get("topic")): t for t in admin.describe_topics(names)}  # "topic" before 3.0
     call.result_fields.append("partitions")
     for name in names:
         topic = found.get(name)
@@ -412,8 +529,13 @@ def describe_topics(admin: Any, args: dict[str, Any], call: Call) -> None:
 
 def delete_topics(admin: Any, args: dict[str, Any], call: Call) -> None:
     ids = [uuid.UUID(i) for i in args.get("topic_ids") or ()]
-    result = plain(admin.delete_topics(ids or list(args.get("names") or ()), raise_errors=False))
-    for topic in result["topics"]:
+    if accepts(admin.delete_topics, "raise_errors"):
+        topics = plain(admin.delete_topics(ids or list(args.get("names") or ()), raise_errors=False))["topics"]
+    elif ids:
+        raise NotImplementedError("this kafka-python's delete_topics takes topic names only")
+    else:
+        topics = older_topics(admin.delete_topics(list(args.get("names") or ())), "topic_error_codes")
+    for topic in topics:
         label = topic.get("name") if not ids else str(topic.get("topic_id"))
         call.resources.append(entry(str(label), message=topic.get("error_message"), code=topic["error_code"]))
 
@@ -422,7 +544,7 @@ def describe_cluster(admin: Any, args: dict[str, Any], call: Call) -> None:
     """kafka-python asks for the authorized operations whatever the caller wants (it has no option)."""
     result = admin.describe_cluster()
     call.result_fields.extend(["nodes", "controller", "cluster_id"])
-    fields: dict[str, Any] = {"nodes": sorted(b["broker_id"] for b in result["brokers"]),
+    fields: dict[str, Any] = {"nodes": sorted(b.get("broker_id", b.get("node_id")) for b in result["brokers"]),
                               "controller": result["controller_id"] if result.get("controller_id", -1) >= 0
                               else None,
                               "cluster_id": result.get("cluster_id")}
@@ -436,6 +558,8 @@ def describe_cluster(admin: Any, args: dict[str, Any], call: Call) -> None:
 def _alter(admin: Any, args: dict[str, Any], call: Call, incremental: bool) -> None:
     """alter_configs with ``incremental`` forced (kafka-python picks IncrementalAlterConfigs by itself where the
     broker has it); unknown names are left for the broker to judge (raise_on_unknown off)."""
+    if incremental and not accepts(admin.alter_configs, "incremental"):  # before 3.0: no AlterConfigOp either
+        raise NotImplementedError("this kafka-python's alter_configs has no incremental mode")
     from kafka.admin import AlterConfigOp, ConfigResource
 
     resources = []
@@ -446,6 +570,9 @@ def _alter(admin: Any, args: dict[str, Any], call: Call, incremental: bool) -> N
         else:
             configs = dict(item["configs"])
         resources.append(ConfigResource(target["resource_type"].lower(), target["name"], configs))
+    if not accepts(admin.alter_configs, "incremental"):
+        _alter_older(admin, args, resources, incremental, call)
+        return
     result = admin.alter_configs(resources, validate_only=bool(args.get("validate_only")), raise_on_unknown=False,
                                  incremental=incremental)
     for item in args["resources"]:
@@ -456,6 +583,20 @@ def _alter(admin: Any, args: dict[str, Any], call: Call, incremental: bool) -> N
                                         message=None if outcome == "OK" else "no result for this resource"))
         else:
             call.resources.append(_error_text(f"{kind}:{name}", str(outcome)))
+
+
+def _alter_older(admin: Any, args: dict[str, Any], resources: list[Any], incremental: bool, call: Call) -> None:
+    """Before 3.0: AlterConfigs alone (no validate_only, no incremental mode), the raw responses."""
+    if incremental:
+        raise NotImplementedError("this kafka-python's alter_configs has no incremental mode")
+    if args.get("validate_only"):
+        call.unsupported.append("validate_only")
+    found = {(RESOURCE_TYPES.get(r["resource_type"]), r["resource_name"]): r
+             for response in responses(admin.alter_configs(resources)) for r in response["resources"]}
+    for item in args["resources"]:
+        kind, name = item["target"]["resource_type"].lower(), item["target"]["name"]
+        res = found.get((kind, name), {"error_code": 2, "error_message": "no result for this resource"})
+        call.resources.append(entry(f"{kind}:{name}", code=res["error_code"], message=res["error_message"]))
 
 
 def _error_text(resource: str, text: str) -> dict[str, Any]:

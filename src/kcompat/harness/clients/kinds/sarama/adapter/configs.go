@@ -39,10 +39,10 @@ func configEntry(c sarama.ConfigEntry, typed, documented bool) map[string]any {
 	}
 	entry["synonyms"] = synonyms
 	if typed { // KIP-569 (DescribeConfigs v3): every entry's type
-		entry["type"] = kit.Named(kit.ConfigValueTypes, int(c.Type))
+		entry["type"] = entryType(&c)
 	}
 	if documented { // KIP-569: documentation, where it was asked for
-		entry["documentation"] = c.Documentation
+		entry["documentation"] = entryDocumentation(&c)
 	}
 	return entry
 }
@@ -69,8 +69,7 @@ func describeConfigs(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) er
 		resources = append(resources, &sarama.ConfigResource{Type: kind, Name: target.Name})
 	}
 	mark := kit.Requests.Mark()
-	results, err := adm.DescribeConfigs(resources, sarama.DescribeConfigsOptions{
-		IncludeSynonyms: args.IncludeSynonyms, IncludeDocumentation: args.IncludeDocumentation})
+	results, err := describeConfigResults(adm, resources, args.IncludeSynonyms, args.IncludeDocumentation, r)
 	sent := kit.Requests.Since(mark, describeConfigsKey)
 	typed := sent != nil && *sent >= 3
 	if err != nil && len(results) == 0 {
@@ -82,7 +81,7 @@ func describeConfigs(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) er
 	documented := false
 	for _, res := range results {
 		for _, c := range res.Configs {
-			documented = documented || c.Documentation != nil
+			documented = documented || entryDocumentation(&c) != nil
 		}
 	}
 	fields := []string{"name", "value", "read_only", "is_default", "source", "sensitive", "synonyms"}
@@ -97,7 +96,7 @@ func describeConfigs(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) er
 	}
 	for _, target := range args.Targets {
 		kind, _ := saramaType(target)
-		var found *sarama.ConfigResourceResult
+		var found *configResourceResult
 		for _, res := range results {
 			if res.Type == kind && res.Name == target.Name {
 				found = res

@@ -79,7 +79,7 @@ func describeConsumerGroups(adm sarama.ClusterAdmin, raw json.RawMessage, r *res
 		if d.Err == sarama.ErrNoError {
 			e.Fields["state"], e.Fields["partition_assignor"] = d.State, d.Protocol
 			e.Fields["coordinator"] = nil
-			if b, cerr := adm.Coordinator(group); cerr == nil {
+			if b, cerr := groupCoordinator(adm, group); cerr == nil {
 				e.Fields["coordinator"] = b.ID()
 			}
 			ids := make([]string, 0, len(d.Members))
@@ -153,10 +153,7 @@ func listConsumerGroupOffsets(adm sarama.ClusterAdmin, raw json.RawMessage, r *r
 		each(r, args.Group, err)
 		return nil
 	}
-	blocks := response.Blocks
-	if response.Version >= 8 && len(response.Groups) > 0 {
-		blocks = response.Groups[0].Blocks
-	}
+	blocks := fetchedBlocks(response)
 	entries := []*resource{}
 	for topic, partitions := range blocks {
 		for partition, block := range partitions {
@@ -173,48 +170,6 @@ func listConsumerGroupOffsets(adm sarama.ClusterAdmin, raw json.RawMessage, r *r
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Resource < entries[j].Resource })
 	r.Resources = append(r.Resources, entries...)
-	return nil
-}
-
-func alterConsumerGroupOffsets(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) error {
-	var args struct {
-		Group   string              `json:"group"`
-		Offsets [][]json.RawMessage `json:"offsets"`
-	}
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return err
-	}
-	offsets := map[string]map[int32]sarama.OffsetAndMetadata{}
-	for _, triple := range args.Offsets {
-		topic, partition, err := pair(triple)
-		if err != nil || len(triple) < 3 {
-			return errors.New("an offset is [topic, partition, offset]")
-		}
-		var at int64
-		if err := json.Unmarshal(triple[2], &at); err != nil {
-			return err
-		}
-		if offsets[topic] == nil {
-			offsets[topic] = map[int32]sarama.OffsetAndMetadata{}
-		}
-		offsets[topic][partition] = sarama.OffsetAndMetadata{Offset: at, LeaderEpoch: -1}
-	}
-	response, err := adm.AlterConsumerGroupOffsets(args.Group, offsets, nil)
-	if err != nil || response == nil {
-		each(r, args.Group, err)
-		return nil
-	}
-	for topic, partitions := range offsets {
-		for partition := range partitions {
-			code, ok := response.Errors[topic][partition]
-			if !ok {
-				r.Add(outcome(kit.ColonLabel(topic, partition), errors.New("sarama returned no result for it")))
-				continue
-			}
-			r.Add(outcome(kit.ColonLabel(topic, partition), code))
-		}
-	}
-	sort.Slice(r.Resources, func(i, j int) bool { return r.Resources[i].Resource < r.Resources[j].Resource })
 	return nil
 }
 

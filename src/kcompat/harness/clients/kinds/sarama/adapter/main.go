@@ -8,7 +8,9 @@
 // newest this release knows, because from that release sarama reads each broker's ApiVersions and lowers every
 // request to what the broker has (its CHANGELOG: Version "can safely be set to a maximum or higher value than the
 // remote cluster"); before 1.46.0, which sends what Version names without asking, sarama.DefaultVersion, its
-// documented default.
+// documented default.  A client reference's "version" setting replaces that choice for its connections, as a user
+// pins Config.Version (often to the broker's release, as sarama's docs advise): sarama.ParseKafkaVersion of the
+// release, zeros added where sarama's format wants more parts ("2.3" is 2.3.0, "0.10.2" is 0.10.2.0).
 package main
 
 import (
@@ -41,8 +43,7 @@ var ops = map[string]op{
 	"incremental_alter_configs": incrementalAlterConfigs, "describe_acls": describeACLs, "delete_acls": deleteACLs,
 	"list_consumer_groups": listConsumerGroups, "describe_consumer_groups": describeConsumerGroups,
 	"delete_consumer_groups": deleteConsumerGroups, "list_consumer_group_offsets": listConsumerGroupOffsets,
-	"alter_consumer_group_offsets": alterConsumerGroupOffsets, "delete_records": deleteRecords,
-	"list_offsets": listOffsets, "elect_leaders": electLeaders,
+	"delete_records":                deleteRecords,
 	"alter_partition_reassignments": alterPartitionReassignments,
 	"list_partition_reassignments":  listPartitionReassignments, "describe_log_dirs": describeLogDirs,
 	"delete_consumer_group_offsets":   deleteConsumerGroupOffsets,
@@ -94,6 +95,9 @@ func config(c *kit.Connection) *sarama.Config {
 	conf := sarama.NewConfig()
 	conf.ClientID = "kcompat-sarama"
 	conf.Version, _ = kafkaVersion(libraryRelease())
+	if pinned, ok, err := pinnedVersion(c); ok && err == nil {
+		conf.Version = pinned
+	}
 	conf.Admin.Timeout = 30 * time.Second
 	conf.Admin.Retry.Max = 2
 	conf.Net.DialTimeout, conf.Net.ReadTimeout, conf.Net.WriteTimeout = 10*time.Second, 30*time.Second, 30*time.Second
@@ -110,6 +114,27 @@ func config(c *kit.Connection) *sarama.Config {
 	return conf
 }
 
+// pinnedVersion is Config.Version as the connection's "version" setting names it; ok is false where it names
+// none, and err is sarama's refusal of the value, named.
+func pinnedVersion(c *kit.Connection) (version sarama.KafkaVersion, ok bool, err error) {
+	text, ok := c.Setting("version")
+	if !ok {
+		return sarama.KafkaVersion{}, false, nil
+	}
+	parts, wanted := strings.Split(text, "."), 3 // 1.0.0 on; before 1.0 sarama wants four parts, 0.11.0.2
+	if parts[0] == "0" {
+		wanted = 4
+	}
+	for len(parts) < wanted {
+		parts = append(parts, "0")
+	}
+	version, err = sarama.ParseKafkaVersion(strings.Join(parts, "."))
+	if err != nil {
+		return version, true, fmt.Errorf("sarama can't take version=%s as Config.Version: %v", text, err)
+	}
+	return version, true, nil
+}
+
 // recordingDialer dials as sarama does (10 s), each connection read for the request versions it carries.
 type recordingDialer struct{}
 
@@ -122,6 +147,7 @@ func (recordingDialer) Dial(network, address string) (net.Conn, error) {
 }
 
 func closeAdmin(c *kit.Connection) {
+	closeBrokers(c)
 	key := c.Key()
 	if a, ok := admins[key]; ok {
 		delete(admins, key)
@@ -144,6 +170,10 @@ func main() {
 
 // closeAll closes every ClusterAdmin kept; one still in a call is left to exit with the program.
 func closeAll() {
+	for key, b := range kept {
+		delete(kept, key)
+		b.close()
+	}
 	for key, a := range admins {
 		delete(admins, key)
 		if !a.busy {
@@ -163,6 +193,12 @@ type outcomeOfRun struct {
 // A call that returned at the bound or later, its library's own timeout as long as ours, reached it too (kit.Serve
 // says so).
 func run(req *kit.Request) (*result, error) {
+	if _, _, err := pinnedVersion(req.Connection); err != nil {
+		return nil, err
+	}
+	if req.Connection.Surface == brokerSurface {
+		return runBroker(req)
+	}
 	handler := ops[req.Op]
 	key := req.Connection.Key()
 	a := admins[key]

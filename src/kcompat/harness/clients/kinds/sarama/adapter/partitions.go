@@ -4,11 +4,8 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/IBM/sarama"
 	"kcompat/adapter/kit"
@@ -48,99 +45,6 @@ func deleteRecords(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) erro
 		for _, p := range partitions { // sarama answers for the topic as a whole
 			r.Add(outcome(kit.ColonLabel(topic, p), err))
 		}
-	}
-	return nil
-}
-
-var specTimestamps = map[string]int64{"earliest": sarama.OffsetOldest, "latest": sarama.OffsetNewest,
-	"max_timestamp": -3}
-
-func listOffsets(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) error {
-	var args struct {
-		Queries []struct {
-			Topic     string `json:"topic"`
-			Partition int32  `json:"partition"`
-			Spec      string `json:"spec"`
-			Timestamp *int64 `json:"timestamp"`
-		} `json:"queries"`
-	}
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return err
-	}
-	r.ResultFields = append(r.ResultFields, "offset", "timestamp", "leader_epoch")
-	for _, q := range args.Queries { // one call per query: the map it takes has one timestamp per partition
-		at, ok := specTimestamps[q.Spec]
-		if q.Spec == "timestamp" {
-			at, ok = 0, true
-			if q.Timestamp != nil {
-				at = *q.Timestamp
-			}
-		}
-		if !ok {
-			return fmt.Errorf("unknown offset spec %q", q.Spec)
-		}
-		label := kit.ColonLabel(q.Topic, q.Partition)
-		listed, err := adm.ListOffsets(map[string]map[int32]int64{q.Topic: {q.Partition: at}}, nil)
-		if err != nil {
-			each(r, label, err)
-			continue
-		}
-		o, ok := listed[q.Topic][q.Partition]
-		if !ok || o == nil {
-			r.Add(outcome(label, errors.New("sarama returned no result for "+label)))
-			continue
-		}
-		e := outcome(label, o.Err)
-		if e.ErrorCode == 0 {
-			e.Fields["offset"], e.Fields["timestamp"] = o.Offset, o.Timestamp
-			if o.LeaderEpoch >= 0 {
-				e.Fields["leader_epoch"] = o.LeaderEpoch
-			}
-		}
-		r.Add(e)
-	}
-	return nil
-}
-
-func electLeaders(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) error {
-	var args struct {
-		ElectionType string               `json:"election_type"`
-		Partitions   []kit.TopicPartition `json:"partitions"`
-	}
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return err
-	}
-	how := sarama.PreferredElection
-	switch strings.ToLower(args.ElectionType) {
-	case "preferred":
-	case "unclean":
-		how = sarama.UncleanElection
-	default:
-		return fmt.Errorf("unknown election type %q", args.ElectionType)
-	}
-	asked := map[string][]int32{}
-	for _, p := range args.Partitions {
-		asked[p.Topic] = append(asked[p.Topic], p.Partition)
-	}
-	results, err := adm.ElectLeaders(how, asked)
-	if err != nil && len(results) == 0 {
-		if _, ok := kafkaError(err); !ok {
-			r.Threw(err)
-			return nil
-		}
-	}
-	for _, p := range args.Partitions {
-		label := kit.DashLabel(p.Topic, p.Partition)
-		res, ok := results[p.Topic][p.Partition]
-		if !ok || res == nil {
-			r.Add(outcome(label, err))
-			continue
-		}
-		e := outcome(label, res.ErrorCode)
-		if res.ErrorMessage != nil && e.ErrorCode != 0 {
-			e.ErrorMessage = res.ErrorMessage
-		}
-		r.Add(e)
 	}
 	return nil
 }
@@ -276,11 +180,12 @@ func describeLogDirs(adm sarama.ClusterAdmin, raw json.RawMessage, r *result) er
 			}
 			e.Fields["replicas"] = replicas
 			e.Fields["total_bytes"], e.Fields["usable_bytes"] = nil, nil
-			if dir.TotalBytes >= 0 {
-				e.Fields["total_bytes"] = dir.TotalBytes
+			total, usable := dirSpace(dir)
+			if total >= 0 {
+				e.Fields["total_bytes"] = total
 			}
-			if dir.UsableBytes >= 0 {
-				e.Fields["usable_bytes"] = dir.UsableBytes
+			if usable >= 0 {
+				e.Fields["usable_bytes"] = usable
 			}
 			r.Add(e)
 		}

@@ -6,15 +6,20 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.AdminClient;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
- * One AdminClient per bootstrap, user and password: other credentials never reuse a login.  A new one is
- * handed out once it has its first metadata (bounded), so what it sends when made comes before any call.
+ * One AdminClient per bootstrap, user, password and surface: other credentials never reuse a login.  A new one
+ * is handed out once it has its first metadata (bounded), so what it sends when made comes before any call.
+ * The surface {@code controllers} bootstraps from the KRaft controller listener ({@code bootstrap.controllers},
+ * KIP-919) instead of the brokers; a release without that setting, or a cluster without controllers
+ * (ZooKeeper), has no such surface: NoSuchMethodException, the client lacking it.
  */
 public final class Connections {
     private static final Map<String, AdminClient> CLIENTS = new HashMap<String, AdminClient>();
     /** Longest a new client's first metadata is waited for (a broker it can't use: its call then says why). */
     private static final long BOOTSTRAP_MS = 5000;
+    private static final String CONTROLLERS = "controllers";
 
     private Connections() {
     }
@@ -22,15 +27,41 @@ public final class Connections {
     static String key(JsonObject connection) {
         String password = Json.text(connection, "password");
         return Json.text(connection, "bootstrap") + "|" + Json.text(connection, "username") + "|"
-            + (password == null ? "" : Integer.toHexString(password.hashCode()));
+            + (password == null ? "" : Integer.toHexString(password.hashCode())) + "|" + surface(connection);
     }
 
-    public static AdminClient client(JsonObject connection) {
+    /** The surface a request names; none is the default, {@code brokers} ({@code bootstrap.servers}). */
+    static String surface(JsonObject connection) {
+        String named = Json.text(connection, "surface");
+        return named == null ? "brokers" : named;
+    }
+
+    /** Where a new client bootstraps from: the brokers, or on the surface {@code controllers} the controllers. */
+    static void bootstrap(Properties props, JsonObject connection) throws NoSuchMethodException {
+        if (!CONTROLLERS.equals(surface(connection))) {
+            props.put("bootstrap.servers", connection.get("bootstrap").getAsString());
+            return;
+        }
+        try {
+            AdminClientConfig.class.getField("BOOTSTRAP_CONTROLLERS_CONFIG");
+        } catch (NoSuchFieldException e) {
+            throw new NoSuchMethodException("kafka-clients " + Reflect.clientVersion()
+                + " has no bootstrap.controllers (KIP-919: kafka-clients 3.7 on)");
+        }
+        String controllers = Json.text(connection, "controllers");
+        if (controllers == null) {
+            throw new NoSuchMethodException("the cluster has no controller listener for bootstrap.controllers "
+                + "(KIP-919 needs KRaft; this is ZooKeeper)");
+        }
+        props.put("bootstrap.controllers", controllers);
+    }
+
+    public static AdminClient client(JsonObject connection) throws NoSuchMethodException {
         String key = key(connection);
         AdminClient client = CLIENTS.get(key);
         if (client == null) {
             Properties props = new Properties();
-            props.put("bootstrap.servers", connection.get("bootstrap").getAsString());
+            bootstrap(props, connection);
             props.put("client.id", "kcompat-java");
             props.put("request.timeout.ms", "30000");
             String user = Json.text(connection, "username");
