@@ -28,6 +28,7 @@ from ...waiting import attempts
 from ..env import endpoint_of
 from ..probe import Disowned, ProbeContext, ProbeFailed
 from ..verdict import call_refused
+from .members import Heartbeating
 from .records import produce
 
 SETTLE = 30.0
@@ -169,7 +170,7 @@ def has_share_members(ctx: ProbeContext) -> bool:
 
 
 @dataclass
-class ShareMember:
+class ShareMember(Heartbeating):
     """A member of a share group (ShareGroupHeartbeat), heartbeating on its own client until it leaves."""
 
     group: str
@@ -187,34 +188,6 @@ class ShareMember:
         return call(self.client, self.address, HEARTBEAT, 1, {"group_id": self.group, "member_id": self.member_id,
                                                               **body})
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._beat, daemon=True, name=f"kcompat-share-{self.group}")
-        self._thread.start()
-
-    def _beat(self) -> None:
-        """Heartbeats at the interval the coordinator gave, so the member outlives its session timeout."""
-        while not self._stop.wait(self.interval):
-            try:
-                answer = self.beat({"member_epoch": self.epoch})
-            except Exception as exc:  # noqa: BLE001 - a broken connection ends the member, as a client's would
-                self.heartbeat_errors.append(str(exc))
-                return
-            if answer.error_code != 0:
-                self.heartbeat_errors.append(error_name(answer.error_code))
-            else:
-                self.epoch = answer.member_epoch
-
-    def leave(self) -> None:
-        """Stop heartbeating (bounded) and leave the group (MemberEpoch -1), so the group is empty again."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=self.interval + self.client.timeout)
-        try:
-            self.beat({"member_epoch": -1})
-        except Exception:  # noqa: BLE001 - a member that can't leave times out with its session
-            pass
-        finally:
-            self.client.close()
 
 
 def joined(ctx: ProbeContext, group: str, topic: str) -> ShareMember:

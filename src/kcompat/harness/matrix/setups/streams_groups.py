@@ -22,6 +22,7 @@ from ...clients.wire import WireClient
 from ...waiting import attempts
 from ..env import endpoint_of
 from ..probe import Disowned, ProbeContext, ProbeFailed
+from .members import Heartbeating
 from .share_groups import SETTLE, call, offered
 
 HEARTBEAT = "StreamsGroupHeartbeat"
@@ -44,7 +45,7 @@ def streams_topic(ctx: ProbeContext) -> str:
 
 
 @dataclass
-class StreamsMember:
+class StreamsMember(Heartbeating):
     """A member of a streams group, heartbeating on its own client until it leaves."""
 
     group: str
@@ -63,35 +64,9 @@ class StreamsMember:
         return call(self.client, self.address, HEARTBEAT, self.version,
                     {"group_id": self.group, "member_id": self.member_id, "endpoint_information_epoch": 0, **body})
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._beat, daemon=True, name=f"kcompat-streams-{self.group}")
-        self._thread.start()
-
-    def _beat(self) -> None:
-        """Heartbeats at the interval the coordinator gave, reporting the tasks it owns."""
-        while not self._stop.wait(self.interval):
-            try:
-                answer = self.beat({"member_epoch": self.epoch, "active_tasks": self.active,
-                                    "standby_tasks": [], "warmup_tasks": []})
-            except Exception as exc:  # noqa: BLE001 - a broken connection ends the member, as a client's would
-                self.heartbeat_errors.append(str(exc))
-                return
-            if answer.error_code != 0:
-                self.heartbeat_errors.append(error_name(answer.error_code))
-            else:
-                self.epoch = answer.member_epoch
-
-    def leave(self) -> None:
-        """Stop heartbeating (bounded) and leave the group (MemberEpoch -1)."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=self.interval + self.client.timeout)
-        try:
-            self.beat({"member_epoch": -1})
-        except Exception:  # noqa: BLE001 - a member that can't leave times out with its session
-            pass
-        finally:
-            self.client.close()
+    def periodic(self) -> dict[str, Any]:
+        """A heartbeat reporting the tasks it owns."""
+        return {"member_epoch": self.epoch, "active_tasks": self.active, "standby_tasks": [], "warmup_tasks": []}
 
 
 def _join_body(topic: str) -> dict[str, Any]:
