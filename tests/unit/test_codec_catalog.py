@@ -122,3 +122,21 @@ def test_the_api_names_kept_beside_the_codec_are_the_definitions_names() -> None
     from kcompat.harness.codec.names import known_names
 
     assert known_names() == {key: name for name, key in catalog_codec().apis().items()}
+
+
+def test_a_broken_jar_of_a_release_with_definitions_is_an_error_never_skipped(monkeypatch: pytest.MonkeyPatch
+                                                                                 ) -> None:
+    """Skipping it would quietly cap the wire client and the stub at the other release's versions."""
+    from kcompat.harness.codec import catalog
+    from kcompat.harness.codec.wire import CodecError
+
+    def broken(release: str, config: object) -> object:
+        raise CodecError(f"kafka-clients {release}: can't read its jar")
+
+    monkeypatch.setattr(catalog, "release_definitions", broken)
+    catalog.catalog_codec.cache_clear()
+    try:
+        with pytest.raises(CodecError, match="can't read its jar"):
+            catalog.catalog_codec()
+    finally:
+        catalog.catalog_codec.cache_clear()

@@ -118,3 +118,15 @@ def test_a_pinned_version_without_the_option_sends_nothing(stub_wire, operation,
     assert result.exception == "UnsupportedOption" and result.unsupported_options == (option,), result
     assert result.operation == operation.name
     assert version not in stub.recording.versions().get(operation.api, ())
+
+
+def test_every_partition_is_never_sent_as_no_partition() -> None:
+    """OffsetFetch's null topics ("every partition the group committed") is nullable from v2 only: below it the
+    request can't say it, and an empty list would ask for nothing, so nothing is built (the wire client then
+    records UnsupportedOption, nothing sent)."""
+    from kcompat.harness.clients.kinds.wire.groups import OFFSET_FETCH, request
+    from kcompat.harness.messages import Unexpressible
+
+    with pytest.raises(Unexpressible, match="can't carry topics as asked"):
+        request(OFFSET_FETCH, 1, group_id="g", topics=None)
+    assert request(OFFSET_FETCH, 2, group_id="g", topics=None).body["Topics"] is None

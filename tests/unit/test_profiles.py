@@ -73,6 +73,7 @@ def test_a_named_profile_runs_every_selected_claim_on_it_alone() -> None:
     ("4.0@share.version=1", "Kafka 4.0.2 has no feature 'share.version'"),
     ("2.4@share.version=1", "in zk mode has no feature levels (KRaft only)"),
     ("4.1@share.version=1@share.version=0", "share.version is given two levels"),
+    ("4.4@share.version=1", "finalizes share.version at level 2 by default; a profile raises a level, never lowers"),
 ])
 def test_bad_feature_levels_are_one_config_error(brokers: str, said: str) -> None:
     with pytest.raises(ConfigError) as raised:
@@ -136,3 +137,12 @@ def test_a_measured_entry_reads_back_as_the_table_keeps_it() -> None:
     assert book_from(raw).releases[entry.version] == entry
     share = next(f for f in load_features().features if f.name == "share.version")
     assert load_features().releases[entry.version].off_by_default(share)
+
+
+def test_a_profile_cell_of_an_ungated_claim_resolves_for_a_repro() -> None:
+    """``kcompat repro`` plans the cell it was given: a profile named in the id is part of that plan, so a cell
+    of a claim no feature gates, run on an explicit profile, is found (it was "not a cell of the matrix")."""
+    from kcompat.harness.matrix.repro import resolve_cell
+
+    text = "KIP-525/validate-only-returns-configs[4.1.2-kraft@share.version=1|wire]"
+    assert resolve_cell(text).id == text

@@ -121,6 +121,9 @@ def parse_levels(version: KafkaVersion, mode: Mode, items: Sequence[str], shown:
         if int(level) > entry.supported[name]:
             raise ConfigError(f"{shown}: Kafka {version} supports {name} up to level {entry.supported[name]}, "
                               f"not {int(level)}")
+        if int(level) < entry.default.get(name, 0):
+            raise ConfigError(f"{shown[:60]}: Kafka {version} finalizes {name} at level {entry.default[name]} by "
+                              f"default; a profile raises a level, never lowers it (not {int(level)})")
         if levels.setdefault(name, int(level)) != int(level):
             raise ConfigError(f"{shown}: {name} is given two levels")
     return tuple(sorted(levels.items()))

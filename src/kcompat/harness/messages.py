@@ -25,6 +25,10 @@ from .codec.schema import Field, Struct
 from .codec.structs import UNKNOWN_TAGGED
 from .errors import WireError
 
+class Unexpressible(WireError):
+    """A value a request version can't carry (a field it lacks, a null it can't say): nothing is sent."""
+
+
 _RESERVED = {"id": "id_", "type": "type_"}
 _EMPTY: tuple[Any, ...] = (None, False, 0)
 
@@ -143,11 +147,13 @@ class Part:
                     lost.append(name)
                 continue
             if value is None and self.version not in found.nullable:
-                continue  # unset where the version can't say null: the definition's default (a zero uuid, as Java)
+                if found.type.array:  # "every one" (OffsetFetch's topics: null) is no empty list
+                    lost.append(name)
+                continue  # an unset id where the version can't say null: its default (a zero uuid, as Java)
             out[found.name] = self._value(found, value)
         if lost:
-            raise WireError(f"{self.where} v{self.version} has no field {', '.join(sorted(lost))}; "
-                            "pick a version that carries it or leave it unset")
+            raise Unexpressible(f"{self.where} v{self.version} can't carry {', '.join(sorted(lost))} as asked; "
+                                "pick a version that carries it or leave it unset")
         return out
 
     def _value(self, found: Field, value: Any) -> Any:

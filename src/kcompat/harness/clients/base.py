@@ -1,7 +1,7 @@
 """The client interface scenarios use, and the one neutral record every client returns.
 
-Three clients sit behind ``AdminClient``: the wire client (kio, exact request
-versions), confluent-kafka (librdkafka) and the Java AdminClient (a sidecar
+Clients sit behind ``AdminClient``: the wire client (Kafka's own message
+definitions, exact request versions), confluent-kafka (librdkafka) and the Java AdminClient (a sidecar
 JVM).  Each returns an ``AdminResult`` whose keys and value shapes are the
 same whatever the client, so scenarios compare clients field by field.
 
@@ -147,7 +147,8 @@ class AdminClient(Protocol):
 
     kind: str
     version: str
-    """The bare release of the client library: kio's for wire, confluent-kafka's, kafka-clients'."""
+    """The bare release of the client library: the definitions' releases for wire (``3.9.2+4.4.0``), confluent-kafka's,
+    kafka-clients'."""
 
     def close(self) -> None: ...
 
@@ -161,7 +162,7 @@ class ClientLimits:
     newest: Mapping[str, int]
     oldest: Mapping[str, int] = field(default_factory=dict)
     measured_at: str | None = None
-    """UTC date of a measurement; None for limits the client states itself (kio, kafka-clients)."""
+    """UTC date of a measurement; None for limits the client states itself (the wire client, kafka-clients)."""
     how: str = ""
     operations: tuple[str, ...] = ()
     """The admin operations a measurement made (``kcompat.harness.operations``), for a reader of limits.jsonl;

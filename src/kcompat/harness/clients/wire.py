@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from ..errors import ConfigError, WireError
+from ..messages import Unexpressible
 from ..messages import Fields, names
 from ..protocol import (
     ApiVersionRange,
@@ -206,7 +207,11 @@ class WireClient:
                                        exception_message=f"{api_name(api_key)} v{chosen} can't carry "
                                                          f"{', '.join(lacking)}; nothing was sent",
                                        unsupported_options=lacking))
-        request = build(chosen, {k: v for k, v in options.items() if k not in lacking})
+        try:
+            request = build(chosen, {k: v for k, v in options.items() if k not in lacking})
+        except Unexpressible as exc:
+            raise Refused(AdminResult(operation, self.kind, self.version, None, exception="UnsupportedOption",
+                                       exception_message=f"{exc}; nothing was sent")) from exc
         address = broker or (self.controller() if to_controller else self.endpoint.first)
         conn, _ = self.connection(address)
         try:

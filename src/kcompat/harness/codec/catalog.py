@@ -16,7 +16,10 @@ from ..versions import KafkaVersion
 from .codec import Codec
 from .releases import Definitions, merge, release_definitions
 from .schema import Message
-from .wire import CodecError
+
+
+FIRST_DEFINED = KafkaVersion.parse("2.2")
+"""The first kafka-clients release whose jar carries ``common/message/*.json``."""
 
 
 @functools.cache
@@ -31,10 +34,9 @@ def catalog_codec() -> Codec:
     before_removals = [line for line in catalog if line.newest < KafkaVersion.parse("4.0")][-1:]
     found: list[Definitions] = []
     for line in (*before_removals, catalog[-1]):
-        try:
-            found.append(release_definitions(str(line.newest), config))
-        except CodecError:
-            continue  # a release before 2.2: its jar carries no definitions
+        if line.newest < FIRST_DEFINED:
+            continue  # its jar carries no definitions
+        found.append(release_definitions(str(line.newest), config))  # a broken jar is an error, never skipped
     newest = {m.api_key: m.api for definitions in found for m in definitions.values() if m.api_key is not None}
     return Codec("catalog", {entry: m for entry, m in merge(found).items() if _current(m, newest)})
 

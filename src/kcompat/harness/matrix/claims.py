@@ -45,7 +45,7 @@ from kio.schema.errors import ErrorCode
 from ..clients.base import AclSpec, ResourceType
 from ..clients.kinds import kind_names
 from ..errors import ConfigError
-from ..protocol import FORMER_NAMES, api_key, api_names
+from ..protocol import FORMER_NAMES, api_names
 from ..versions import KafkaVersion
 from ..records import DOCUMENT_ID, LIMITED_BY, document_order
 from ..spec import MAX_LOG_DIRS, Quorum
@@ -184,9 +184,7 @@ class Claim:
 
     @property
     def api_key(self) -> int:
-        found = API_KEYS.get(self.api, api_key(self.api))
-        assert found is not None, self.api  # checked on load
-        return found
+        return API_KEYS[self.api]
 
     @property
     def keys(self) -> frozenset[str]:
@@ -546,7 +544,7 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
             raise _fail(here, f"[[claim]] needs `{key}` (a string)")
     if not _ID.match(raw["id"]):
         raise _fail(where(index, "id"), f"claim id {raw['id']!r} is lower-case words joined by '-'")
-    if raw["api"] not in API_KEYS and api_key(raw["api"]) is None:
+    if raw["api"] not in API_KEYS:
         raise _fail(where(index, "api"), f"unknown API {raw['api']!r} (Kafka's names: CreateTopics, "
                                          "DescribeConfigs, ...)")
     versions = _VERSIONS.match(raw["versions"])
@@ -617,7 +615,7 @@ def _claim(raw: Any, where: _Where, index: int, kip: str, shared: Mapping[str, A
         since = KafkaVersion.parse(bound["since"])
     requires = _strings(raw.get("requires", []), where(index, "requires"), "requires")
     for api in requires:
-        if api not in API_KEYS and api_key(api) is None:
+        if api not in API_KEYS:
             raise _fail(where(index, "requires"), f"unknown API {api!r} in requires (Kafka's names: "
                                                   "ShareGroupDescribe, ...)")
     return Claim(f"{kip}/{raw['id']}", kip, raw["section"], raw["api"], int(versions["min"]), None,

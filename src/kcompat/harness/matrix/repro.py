@@ -56,7 +56,7 @@ def resolve_cell(text: str, run_dir: Path | None = None, claims: Path | None = N
     if cell.claim_id not in claim_ids:
         near = difflib.get_close_matches(cell.claim_id, claim_ids, n=3, cutoff=0.4)
         raise ConfigError(f"no claim {cell.claim_id}; nearest: {', '.join(near) or ', '.join(claim_ids[:3])}")
-    cells = plan(Selection((cell.broker_version,), cell.broker_mode, (cell.client,), (cell.kip,)), book,
+    cells = plan(Selection((f"{cell.broker_version}{cell.profile}",), cell.broker_mode, (cell.client,), (cell.kip,)), book,
                  load_catalog())
     ids = [c.cell.id for c in cells]
     if cell.id not in ids:
@@ -71,7 +71,7 @@ def run_cell(cell: Cell, config: HarnessConfig, out: Path, *, keep: bool = False
     """Run one cell into ``out``, judged by the book in ``claims`` (None: the installed one); its record,
     or None when it produced none (the output says why)."""
     extra = ("--kc-cell", cell.id) + (("--kc-keep",) if keep else ())
-    options = RunOptions(out, Selection((cell.broker_version,), cell.broker_mode, (cell.client,), (cell.kip,)),
+    options = RunOptions(out, Selection((f"{cell.broker_version}{cell.profile}",), cell.broker_mode, (cell.client,), (cell.kip,)),
                          settings=settings_args(config) + extra, claims=claims)
     run_matrix(options, config, echo=echo)
     return latest_by_cell(read_records(out / RECORDS_FILE).records).get(cell.id)

@@ -1,8 +1,8 @@
 """A stub Kafka broker on loopback that records the version of every request a client sends.
 
 A client picks each request's version as min(its newest, the broker's
-newest), so a broker that advertises every version of every API kio or
-Kafka's own definitions know (``spoken``) makes a client show its own newest.  The stub is one node that is also the
+newest), so a broker that advertises every version of every API Kafka's own
+definitions know (``spoken``) makes a client show its own newest.  The stub is one node that is also the
 controller; it answers Metadata with the topics asked for (one partition
 each, led by itself), and the admin calls kcompat makes (CreateTopics,
 CreatePartitions, DescribeConfigs, CreateAcls, DeleteTopics, AlterConfigs,
@@ -29,10 +29,9 @@ from typing import Any, Self
 
 from kio.index import load_response_schema
 from kio.schema.errors import ErrorCode
-from kio.schema.index import api_key_map
 
 from ..errors import HarnessError, WireError
-from ..protocol import API_VERSIONS, api_name, client_versions
+from ..protocol import API_VERSIONS, api_name
 from .frames import decode_request, encode_response, frame_size, known, read_header, unsupported_api_versions
 from .spoken import Fields, Shape, blank, catalog_codec, codec_versions, has_field, item_type, speaks
 
@@ -45,12 +44,10 @@ STUB_FAILED = "the stub failed on this request"
 
 
 def advertised() -> dict[int, range]:
-    """Every API kio or the codec knows, from the oldest request version either decodes to the newest
-    (ShareGroupDescribe: kio's v0, the definitions' v1)."""
-    spoken: dict[int, list[int]] = {key: list(kio) for key in api_key_map if (kio := client_versions(key))}
-    for key, codec in codec_versions().items():
-        spoken[key] = sorted({*spoken.get(key, ()), *codec})
-    return {key: range(versions[0], versions[-1] + 1) for key, versions in sorted(spoken.items()) if versions}
+    """Every API the catalog's definitions give, from its oldest stable request version to its newest (unstable
+    versions, such as 4.0's ShareGroupDescribe v0, are never advertised)."""
+    return {key: range(versions[0], versions[-1] + 1) for key, versions in sorted(codec_versions().items())
+            if versions}
 
 
 class Recording:
