@@ -86,3 +86,17 @@ def test_confluent_kafka_says_it_lacks_each_method_as_data(name: str) -> None:
     assert (result.operation, result.exception, result.request_version) == (name, "NotImplementedError", None)
     assert result.exception_message == f"confluent-kafka 2.16.1 has no AdminClient.{name}"
     assert result.librdkafka_version == "2.16.0"
+
+
+def test_a_member_that_stopped_heartbeating_during_the_call_is_the_harness_failure() -> None:
+    """A set-up member fenced (or expired) while the probe called left the group the call observed: that is no
+    verdict of the pair, so the cell is the harness's failure and runs again."""
+    from kcompat.harness.errors import HarnessError
+    from kcompat.harness.matrix.setups.members import Heartbeating
+
+    member = Heartbeating()
+    member.group, member.heartbeat_errors = "g", []
+    member.held()  # a member that kept its session: nothing to say
+    member.heartbeat_errors.append("FENCED_MEMBER_EPOCH")
+    with pytest.raises(HarnessError, match="member of g stopped heartbeating during the call: FENCED_MEMBER_EPOCH"):
+        member.held()

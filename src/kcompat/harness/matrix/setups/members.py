@@ -10,6 +10,7 @@ from typing import Any
 
 from ...clients import error_name
 from ...clients.wire import WireClient
+from ...errors import HarnessError
 
 
 class Heartbeating:
@@ -47,6 +48,14 @@ class Heartbeating:
                 self.heartbeat_errors.append(error_name(answer.error_code))
             else:
                 self.epoch = answer.member_epoch
+
+    def held(self) -> None:
+        """After the probe's call: a member that stopped heartbeating meanwhile (fenced, its session expired on a
+        loaded machine) left the group the call observed, so what was observed is not of a group with a live
+        member: the harness's failure (``infra_error``, run again), never a verdict."""
+        if self.heartbeat_errors:
+            raise HarnessError(f"the set-up's member of {self.group} stopped heartbeating during the call: "
+                               f"{self.heartbeat_errors[0]}")
 
     def leave(self) -> None:
         """Stop heartbeating (bounded) and leave the group (MemberEpoch -1)."""

@@ -283,6 +283,7 @@ def share_member(ctx: ProbeContext, group: str, topic: str, accepted: int = 0) -
             fetch_and_acknowledge(ctx, member, topic, accepted)
         member.start()
         yield member
+        member.held()
     finally:
         member.leave()
 

@@ -125,5 +125,6 @@ def streams_member(ctx: ProbeContext, group: str, topic: str) -> Iterator[Stream
     try:
         member.start()
         yield member
+        member.held()
     finally:
         member.leave()
