@@ -376,3 +376,15 @@ def test_the_run_summary_counts_intermittent_deviations() -> None:
     assert any(line.startswith("KIP-525: ") and "(1 intermittent)" in line for line in lines)
     steady = [r for r in records() if r.cell_id != INTERMITTENT]
     assert "intermittent" not in summary_lines(steady)[-1].split("  (")[0]
+
+
+def test_a_key_named_apart_from_the_field_it_reads_is_short_where_the_client_lacks_the_field() -> None:
+    """describeCluster's ``cluster_id_matches`` reads the result's ``cluster_id``; kafka-go's Conn surface can't
+    carry a cluster id, so its cells are short on the client, not a deviation "observed absent"."""
+    book = load_claim_book(claims_dir())
+    claim = next(c for c in book.claims if c.id == "DOCS-admin/describe-cluster-cluster-id")
+    observed = {"error": "NONE", "nodes_match": True, "controller_known": True,
+                "unsupported_fields": {"cluster_id": "kafka.Conn"}}
+    from kcompat.harness.matrix.verdict import lacked_fields
+
+    assert lacked_fields(claim, "kafka-go", observed) == {"cluster_id_matches": "kafka.Conn"}

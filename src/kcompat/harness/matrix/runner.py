@@ -144,7 +144,7 @@ def _run_json(run_id: str, options: RunOptions, config: HarnessConfig, cells: Se
                       "workers": options.workers, "settings": list(options.settings), "allure": options.allure},
         "kcompat_version": _version("kcompat"), "git_sha": _git_sha(), "provider": config.provider,
         "catalog": [str(line.newest) for line in load_catalog()],
-        **_kinds_json(releases), "kio_version": _version("kio"), "wire_definitions": definitions_release(),
+        **_kinds_json(releases), "kio_version": _version("kio"), "wire_definitions": _wire_definitions(),
         "machine": {"hostname": platform.node(), "platform": platform.platform(), "cpus": os.cpu_count(),
                     "memory_gb": round(psutil.virtual_memory().total / 2**30, 1), "python": platform.python_version()},
         "claims": claims_json(claims_dir(options.claims)), "resumed": [], "exit_code": None,
@@ -220,6 +220,15 @@ def _check_pins(selection: Selection, cells: Sequence[PlannedCell]) -> None:
             can = f"v{newest[1][0]}-v{newest[1][-1]}" if newest[1] else "none"
             raise ConfigError(f"client '{ref}': {kind(ref.kind).library} have v{ref.pin} of none of "
                               f"the selection's APIs ({', '.join(apis)}; {newest[0]}: {can}); pin another version")
+
+
+def _wire_definitions() -> str | None:
+    """run.json's ``wire_definitions``; None where the definitions can't be had yet (a derived release whose jar
+    Maven doesn't serve): the wire client's cells then say why, one by one."""
+    try:
+        return definitions_release()
+    except HarnessError:
+        return None
 
 
 def _check_out(out: Path, resume: bool) -> None:

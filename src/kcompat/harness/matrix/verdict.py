@@ -66,7 +66,13 @@ def lacked_fields(claim: Claim, client_kind: str, observed: Mapping[str, Any]) -
     if not isinstance(declared, dict):
         return {}
     expect = documented_for(claim, client_kind, None)["expect"]
-    return {key: str(declared[field]) for key in expect if (field := result_field(key)) in declared}
+    return {key: str(declared[field]) for key in expect if (field := field_read(claim, key)) in declared}
+
+
+def field_read(claim: Claim, key: str) -> str:
+    """The result field an observed key of the claim's probe reads (``ProbeSpec.reads``, else its own name)."""
+    spec = PROBES.get(claim.probe)
+    return dict(spec.reads).get(key, result_field(key)) if spec is not None else result_field(key)
 
 
 def call_refused(observed: Mapping[str, Any], client_kind: str) -> bool:
@@ -261,9 +267,10 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
     has_method = bound is None or bool(bound.get("has_method", True))
     if bound is not None and not kind(client_kind).documents_itself and observed.get("exception") in ABSENT_METHOD:
         has_method = False  # the documenting release has it, this client's library does not: asserted by absence
-    lacking = bound is not None and lacks_asked_option(claim, observed)
+    lacked = lacked_fields(claim, client_kind, observed)
+    lacking = bound is not None and (lacks_asked_option(claim, observed) or bool(lacked))
     if lacking:
-        has_method = False  # it made the call without the option the claim is about: short, as without the method
+        has_method = False  # it made the call without the option (or the result) the claim is about: short
     if bound is not None:
         observed = {**observed, REFUSED: call_refused(observed, client_kind) or lacking}
         if not has_method:  # the release lacks the method: the client is short
@@ -274,7 +281,6 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
                 and limited_by(claim.min_version, limits, claim.brokers_since, sends_request=False) is None)
     if in_range:
         short = None
-    lacked = lacked_fields(claim, client_kind, observed)
     if lacked:  # its API can't carry what the claim observes: the client is short
         short = "both" if short in ("broker", "both") else "client"
     refused = sends and (limits.refused or (limits.client_refuses and not in_range))
@@ -288,7 +294,7 @@ def judge(claim: Claim, client_kind: str, limits: Limits, observed: Mapping[str,
             and refusal_observed(observed, client_kind)):
         verdict = Verdict("unsupported", short, refusal_documented(claim, limits, client_kind))
     if lacked and verdict.outcome == "unsupported" and verdict.reason is None:
-        fields = sorted({f"{api} has no {result_field(key)}" for key, api in lacked.items()})
+        fields = sorted({f"{api} has no {field_read(claim, key)}" for key, api in lacked.items()})
         verdict = dataclasses.replace(verdict, reason=f"the client's API can't carry it: {'; '.join(fields)}")
     verdict = reached_deadline(verdict, observed)
     return verdict if limits.pinned else sent_outside(verdict, observed)

@@ -59,6 +59,9 @@ class ProbeSpec:
     about: str = ""
     sends_request: bool = True
     """False for a probe that only inspects the client library: no version of any API is involved."""
+    reads: tuple[tuple[str, str], ...] = ()
+    """(observed key, the result field it reads) where the two names differ (``cluster_id_matches`` reads
+    ``cluster_id``): a client that declares the field unsupported is short of the key."""
 
     def knows(self, key: str) -> bool:
         if key in self.keys or key == OUT_OF_RANGE:

@@ -17,7 +17,8 @@ from ...matrix.probes._shared import COMMON, common, metadata
                        "`controller_known` whether the controller is one of them, `cluster_id_matches` whether the "
                        "cluster id is the one Metadata v2+ gives the super user (absent where either has none); "
                        "`authorized_operations` as the client returns them (sorted names, null when the broker "
-                       "supplied none; absent where the client has no such result)"))
+                       "supplied none; absent where the client has no such result)",
+                 reads=(("cluster_id_matches", "cluster_id"),)))
 def describe_cluster(ctx: ProbeContext) -> dict[str, Any]:
     """describeCluster once; its nodes, controller and cluster id compared with the cluster's own."""
     asked = bool(ctx.args.get("include_authorized_operations", False))
