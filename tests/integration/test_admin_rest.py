@@ -166,9 +166,6 @@ def test_list_config_resources(observe: Any, client: Any) -> None:
     assert metrics["client_metrics_listed"] is True and metrics["topic_listed"] is False, metrics
     every = observe("list_config_resources")
     topics = observe("list_config_resources", types=["TOPIC"])
-    if client.ref == "wire":  # kio encodes v0 only: client metrics, nothing else
-        assert every["exception"] == topics["exception"] == "UnsupportedOption", (every, topics)
-        return
     assert every["error"] == "NONE" and every["topic_listed"] and every["client_metrics_listed"], every
     assert topics["error"] == "NONE" and topics["topic_listed"], topics
     assert topics["client_metrics_listed"] is False, topics

@@ -88,8 +88,8 @@ def test_a_release_pypi_does_not_publish_is_one_line_naming_the_nearest(tmp_path
     assert not any(HarnessConfig.resolve().cache_dir.glob("venvs/confluent-kafka-2.5.1"))
 
 
-def test_kcompats_wire_client_shows_kios_newest_to_the_stub() -> None:
-    """The stub answers a second real client well enough to make every call at kio's newest versions."""
+def test_kcompats_wire_client_shows_the_definitions_newest_to_the_stub() -> None:
+    """The stub answers a second real client well enough to make every call at the definitions' newest versions."""
     limits = measure_here(ClientRef("wire"), HarnessConfig.resolve())
     for api, key in {"CreateTopics": 19, "CreatePartitions": 37, "DescribeConfigs": 32, "CreateAcls": 30}.items():
         assert limits.newest[api] == client_versions(key)[-1], api

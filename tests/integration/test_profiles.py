@@ -14,7 +14,7 @@ from tests.console import kcompat, ok
 @pytest.mark.parametrize("brokers, said", [
     ("4.1@share.version=2", "Kafka 4.1.2 supports share.version up to level 1, not 2"),
     ("4.1@nope.version=1", "Kafka 4.1.2 has no feature 'nope.version'; it has:"),
-    ("4.1@share.version=x", "the level of share.version is a whole number, not 'x'"),
+    ("4.1@share.version=x", "the level of share.version is a whole number (ASCII digits), not 'x'"),
     ("4.0@share.version=1", "Kafka 4.0.2 has no feature 'share.version'"),
     ("3.9@share.version=1", "Kafka 3.9.2 in zk mode has no feature levels (KRaft only)"),
 ])

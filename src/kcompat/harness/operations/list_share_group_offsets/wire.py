@@ -28,8 +28,10 @@ def list_share_group_offsets(client: WireClient, args: ListShareGroupOffsetsArgs
     if isinstance(answer, AdminResult):
         return answer
     sent, response = answer
-    (group,) = response.groups
-    if int(group.error_code) != 0:
+    group = next(iter(response.groups), None)
+    if group is None:  # an answer naming no group (a stub's blank one): nothing listed
+        outcomes: list[ResourceOutcome] = []
+    elif int(group.error_code) != 0:
         outcomes = [ResourceOutcome.of(args.group, int(group.error_code), group.error_message)]
     else:
         outcomes = [ResourceOutcome.of(f"{t.topic_name}:{int(p.partition_index)}", int(p.error_code),
