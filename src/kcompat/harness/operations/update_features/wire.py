@@ -33,6 +33,8 @@ def update_features(client: WireClient, args: UpdateFeaturesArgs, version: int |
     outcomes: tuple[ResourceOutcome, ...]
     if int(response.error_code) != 0:
         outcomes = (ResourceOutcome.of(args.feature, int(response.error_code), response.error_message),)
+    elif sent >= 2:  # v2 has no per-feature results: the top-level answer is the update's
+        outcomes = (ResourceOutcome.of(args.feature, 0),)
     else:
         outcomes = tuple(ResourceOutcome.of(str(r.feature), int(r.error_code), r.error_message)
                          for r in response.results)
